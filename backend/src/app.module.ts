@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { dataSourceOptions } from './database/data-source';
+import { ApprovalsModule } from './modules/approvals/approvals.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { HealthController } from './modules/health/health.controller';
+import { UsersModule } from './modules/users/users.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    if (!config.databaseUrl) throw new Error('databaseUrl must be resolved before the app starts');
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
+        AuthModule.register(config),
+        UsersModule,
+        ApprovalsModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

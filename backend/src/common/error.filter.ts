@@ -1,0 +1,49 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError, ERROR_STATUS, ErrorCode } from './errors';
+
+interface ErrorBody {
+  statusCode: number;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+const STATUS_CODE: Record<number, ErrorCode> = {
+  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
+  413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited', 503: 'service_unavailable',
+};
+
+/** Turns anything thrown into the api.md error body. Unknown errors become a bare 500. */
+export function toErrorBody(err: unknown): ErrorBody {
+  if (err instanceof DomainError) {
+    return { statusCode: err.status, code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) };
+  }
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    const code = STATUS_CODE[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+    const message = status === 404 ? 'Not found' : status >= 500 ? 'Internal server error' : err.message;
+    return { statusCode: status, code, message };
+  }
+  // body-parser errors are plain errors carrying a status and a type.
+  const e = err as { status?: number; type?: string };
+  if (e?.type === 'entity.parse.failed') return { statusCode: 400, code: 'validation_failed', message: 'Malformed JSON body' };
+  if (e?.type === 'entity.too.large') return { statusCode: 413, code: 'payload_too_large', message: 'Request body is too large' };
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return { statusCode: e.status, code: STATUS_CODE[e.status] ?? 'bad_request', message: 'Bad request' };
+  }
+  return { statusCode: ERROR_STATUS.internal_error, code: 'internal_error', message: 'Internal server error' };
+}
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(err: unknown, host: ArgumentsHost) {
+    const res = host.switchToHttp().getResponse<Response>();
+    const body = toErrorBody(err);
+    if (body.statusCode >= 500) this.logger.error(err instanceof Error ? err : String(err));
+    if (res.headersSent) return;
+    res.status(body.statusCode).json(body);
+  }
+}

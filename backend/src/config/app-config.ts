@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf, validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * Every environment variable the product reads, validated once at start-up.
+ * Nothing else in the code base reads process.env.
+ */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  @Transform(emptyToUndefined) @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// connection URL' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// connection URL' })
+  REDIS_URL?: string;
+
+  @Transform(toInt) @IsOptional() @IsInt({ message: 'PORT must be an integer' }) @Min(0) @Max(65535)
+  PORT?: number;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  DATA_DIR?: string;
+
+  // Production must not silently generate a secret that differs per process.
+  @Transform(emptyToUndefined)
+  @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
+  @IsString({ message: 'JWT_SECRET is required when NODE_ENV=production' })
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  GOOGLE_CLIENT_ID?: string;
+
+  @Transform(emptyToUndefined)
+  @ValidateIf((env: EnvironmentVariables) => env.GOOGLE_CLIENT_ID !== undefined)
+  @IsString({ message: 'GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set' })
+  GOOGLE_CLIENT_SECRET?: string;
+
+  /** Overrides for a non-Google OpenID provider (and for tests against a local one). */
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'GOOGLE_AUTH_URL must be a URL' })
+  GOOGLE_AUTH_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'GOOGLE_TOKEN_URL must be a URL' })
+  GOOGLE_TOKEN_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'GOOGLE_USERINFO_URL must be a URL' })
+  GOOGLE_USERINFO_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'PUBLIC_URL must be a URL' })
+  PUBLIC_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'POLISH_LLM_URL must be a URL' })
+  POLISH_LLM_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  POLISH_LLM_MODEL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  POLISH_LLM_KEY?: string;
+
+  @Transform(toInt) @IsOptional() @IsInt({ message: 'AUTH_RATE_LIMIT_PER_IP must be an integer' }) @Min(1)
+  AUTH_RATE_LIMIT_PER_IP?: number;
+
+  @Transform(toInt) @IsOptional() @IsInt({ message: 'AUTH_RATE_LIMIT_PER_EMAIL must be an integer' }) @Min(1)
+  AUTH_RATE_LIMIT_PER_EMAIL?: number;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
+  LOG_LEVEL?: string;
+}
+
+export type DatabaseMode = 'embedded' | 'external';
+
+/** The resolved configuration the application runs with. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  dataDir: string;
+  databaseMode: DatabaseMode;
+  /** Set for external mode; filled in at start-up for embedded mode. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  jwtSecret: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  publicUrl: string;
+  google?: {
+    clientId: string;
+    clientSecret: string;
+    authorizationURL?: string;
+    tokenURL?: string;
+    userProfileURL?: string;
+  };
+  polishLlm?: { url: string; model: string; key?: string; timeoutMs: number };
+  rateLimit: { perIp: number; perEmail: number; windowMs: number };
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  bodyLimit: string;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment and resolves defaults; throws ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const vars = plainToInstance(EnvironmentVariables, { ...env }, { enableImplicitConversion: false });
+  const errors = validateSync(vars, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const messages = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+    throw new ConfigError(`Invalid configuration:\n  ${messages.join('\n  ')}`);
+  }
+  const nodeEnv = (vars.NODE_ENV ?? 'development') as AppConfig['env'];
+  const dataDir = resolve(vars.DATA_DIR ?? 'data');
+  const port = vars.PORT ?? 3000;
+  return {
+    env: nodeEnv,
+    port,
+    dataDir,
+    databaseMode: vars.DATABASE_URL ? 'external' : 'embedded',
+    databaseUrl: vars.DATABASE_URL,
+    redisUrl: vars.REDIS_URL,
+    jwtSecret: vars.JWT_SECRET ?? persistentSecret(dataDir),
+    accessTokenTtlSeconds: 3600,
+    refreshTokenTtlSeconds: 30 * 24 * 3600,
+    publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    google: vars.GOOGLE_CLIENT_ID
+      ? {
+        clientId: vars.GOOGLE_CLIENT_ID,
+        clientSecret: vars.GOOGLE_CLIENT_SECRET!,
+        authorizationURL: vars.GOOGLE_AUTH_URL,
+        tokenURL: vars.GOOGLE_TOKEN_URL,
+        userProfileURL: vars.GOOGLE_USERINFO_URL,
+      }
+      : undefined,
+    polishLlm: vars.POLISH_LLM_URL
+      ? { url: vars.POLISH_LLM_URL, model: vars.POLISH_LLM_MODEL ?? 'gpt-4o-mini', key: vars.POLISH_LLM_KEY, timeoutMs: 5000 }
+      : undefined,
+    rateLimit: {
+      perIp: vars.AUTH_RATE_LIMIT_PER_IP ?? 60,
+      perEmail: vars.AUTH_RATE_LIMIT_PER_EMAIL ?? 10,
+      windowMs: 15 * 60 * 1000,
+    },
+    logLevel: (vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info')) as AppConfig['logLevel'],
+    bodyLimit: '100kb',
+    version: readVersion(),
+  };
+}
+
+/** Embedded mode keeps one generated secret under DATA_DIR so sessions survive a restart. */
+function persistentSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function readVersion(): string {
+  try {
+    return JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).version as string;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,22 @@
+// Nest 12 ships ESM only; @swc/jest compiles it (and its ESM helpers) to CommonJS for Jest.
+const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'peek-readable', 'oauth2-mock-server', 'jose'];
+const swc = ['@swc/jest', {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+}];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/backend/src/**/*.spec.ts'] },
+    { ...common, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'], testTimeout: 60000 },
+  ],
+};

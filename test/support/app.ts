@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../backend/src/config/app-config';
+import { startRuntime, type Runtime } from '../../backend/src/runtime';
+
+export interface TestApp {
+  runtime: Runtime;
+  url: string;
+  db: DataSource;
+  http: () => ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database per suite: a new database on the PostgreSQL server named by
+ * DATABASE_URL (CI), or an in-memory embedded PostgreSQL (the default).
+ */
+export async function createTestDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { url: undefined, drop: async () => undefined };
+  const name = `cds_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cds-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.REDIS_URL,
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '1000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const runtime = await startRuntime(config, { inMemory: true });
+  return {
+    runtime,
+    url: runtime.url,
+    db: runtime.app.get(DataSource),
+    http: () => request(runtime.url),
+    async close() {
+      await runtime.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
