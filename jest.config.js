@@ -15,8 +15,9 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
 module.exports = {
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/backend/src/**/*.spec.ts'] },
-    { ...common, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'], testTimeout: 60000 },
+    { ...common, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'] },
   ],
 };

@@ -41,14 +41,21 @@ export async function createTestDatabase(): Promise<{ url?: string; drop(): Prom
   };
 }
 
+// Passport keeps strategies in one process-wide registry, so apps in one test process share a secret.
+const JWT_SECRET = randomBytes(32).toString('hex');
+
+let live = 0;
+
 export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  if (live > 0) throw new Error('Close the running test app first: apps in one process share the passport registry');
+  live += 1;
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     PORT: '0',
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    JWT_SECRET,
     DATABASE_URL: database.url,
     REDIS_URL: process.env.REDIS_URL,
     AUTH_RATE_LIMIT_PER_IP: '100000',
@@ -56,7 +63,14 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const runtime = await startRuntime(config, { inMemory: true });
+  let runtime: Runtime;
+  try {
+    runtime = await startRuntime(config, { inMemory: true });
+  } catch (e) {
+    live -= 1;
+    await database.drop();
+    throw e;
+  }
   return {
     runtime,
     url: runtime.url,
@@ -64,6 +78,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     http: () => request(runtime.url),
     async close() {
       await runtime.close();
+      live -= 1;
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -44,6 +44,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const body = toErrorBody(err);
     if (body.statusCode >= 500) this.logger.error(err instanceof Error ? err : String(err));
     if (res.headersSent) return;
+    const retry = (body.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds;
+    if (body.code === 'rate_limited' && retry) res.setHeader('Retry-After', String(retry));
     res.status(body.statusCode).json(body);
   }
 }

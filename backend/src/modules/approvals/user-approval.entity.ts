@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Role } from '../users/user.entity';
 import { User } from '../users/user.entity';
 
@@ -6,6 +6,12 @@ export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 @Entity('user_approvals')
+@Check('CHK_user_approvals_role', `"requested_role" IN ('admin', 'super_admin', 'pcp')`)
+@Check('CHK_user_approvals_status', `"status" IN ('pending', 'approved', 'rejected')`)
+@Check('CHK_user_approvals_decision', `("status" = 'pending') = ("decided_at" IS NULL)`)
+// At most one pending request per user: a double click cannot queue two.
+@Index('UQ_user_approvals_pending', ['user_id'], { unique: true, where: `"status" = 'pending'` })
+@Index('IDX_user_approvals_status_created', ['status', 'created_at'])
 export class UserApproval {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -32,6 +38,10 @@ export class UserApproval {
   created_at: Date;
 
   @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_approvals_user' })
   user?: User;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'decided_by', foreignKeyConstraintName: 'FK_user_approvals_decided_by' })
+  decider?: User | null;
 }

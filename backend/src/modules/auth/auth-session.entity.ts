@@ -1,10 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { User } from '../users/user.entity';
 
 /**
  * One signed-in session: the family of refresh tokens issued from one sign-in.
  * Revoking it ends the session on every token of the family, access tokens included.
  */
 @Entity('auth_sessions')
+@Index('IDX_auth_sessions_user', ['user_id'])
 export class AuthSession {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -20,9 +22,14 @@ export class AuthSession {
 
   @CreateDateColumn({ type: 'timestamptz' })
   created_at: Date;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_auth_sessions_user' })
+  user?: User;
 }
 
 @Entity('refresh_tokens')
+@Index('IDX_refresh_tokens_session', ['session_id'])
 export class RefreshToken {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -42,4 +49,8 @@ export class RefreshToken {
 
   @CreateDateColumn({ type: 'timestamptz' })
   created_at: Date;
+
+  @ManyToOne(() => AuthSession, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'FK_refresh_tokens_session' })
+  session?: AuthSession;
 }

@@ -17,6 +17,6 @@ export class Profile {
   updated_at: Date;
 
   @OneToOne('User', (u: User) => u.profile, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'id' })
+  @JoinColumn({ name: 'id', foreignKeyConstraintName: 'FK_profiles_user' })
   user?: User;
 }

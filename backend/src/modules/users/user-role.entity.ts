@@ -1,7 +1,8 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
 import type { Role, User } from './user.entity';
 
 @Entity('user_roles')
+@Check('CHK_user_roles_role', `"role" IN ('admin', 'super_admin', 'pcp')`)
 export class UserRole {
   @PrimaryColumn('uuid')
   user_id: string;
@@ -16,6 +17,10 @@ export class UserRole {
   created_at: Date;
 
   @OneToOne('User', (u: User) => u.roleRow, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_roles_user' })
   user?: User;
+
+  @ManyToOne('User', { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'granted_by', foreignKeyConstraintName: 'FK_user_roles_granted_by' })
+  granter?: User | null;
 }

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, OneToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, OneToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Profile } from './profile.entity';
 import type { UserRole } from './user-role.entity';
 
@@ -8,6 +8,7 @@ export const ADMIN_ROLES: readonly Role[] = ['admin', 'super_admin'];
 export const CLINICAL_ROLES: readonly Role[] = ['pcp', 'admin', 'super_admin'];
 
 @Entity('users')
+@Check('CHK_users_email_lower', `"email" = lower("email")`)
 export class User {
   @PrimaryGeneratedColumn('uuid')
   id: string;

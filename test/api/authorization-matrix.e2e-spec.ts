@@ -1,0 +1,110 @@
+import { startTestApp, type TestApp } from '../support/app';
+import { createCast, PASSWORD, type TestUser } from '../support/factories';
+
+/**
+ * The server-side permission table (product spec section 6, api.md). Every route the
+ * running app exposes must appear here: a new route without an entry fails this suite.
+ */
+type Access = 'public' | 'signed-in' | Array<'pcp' | 'admin' | 'super_admin'>;
+const ADMIN: Access = ['admin', 'super_admin'];
+const CLINICAL: Access = ['pcp', 'admin', 'super_admin'];
+
+export const MATRIX: Record<string, Access> = {
+  'GET /api/health': 'public',
+  'GET /api/docs': 'public',
+  'GET /api/docs/': 'public',
+  'GET /api/docs/index.html': 'public',
+  'GET /api/docs/LICENSE': 'public',
+  'GET /api/docs/swagger-ui-init.js': 'public',
+  'GET /api/docs/docs/swagger-ui-init.js': 'public',
+  'GET /api/docs-json': 'public',
+  'GET /api/docs-yaml': 'public',
+  'POST /api/auth/signup': 'public',
+  'POST /api/auth/token': 'public',
+  'GET /api/auth/google': 'public',
+  'GET /api/auth/google/callback': 'public',
+  'POST /api/auth/logout': 'signed-in',
+  'GET /api/auth/user': 'signed-in',
+  'PUT /api/auth/user': 'signed-in',
+  'GET /api/me': 'signed-in',
+  'PATCH /api/me/profile': 'signed-in',
+  'POST /api/me/access-requests': 'signed-in',
+  'GET /api/me/access-requests': 'signed-in',
+  'GET /api/users': ADMIN,
+  'GET /api/users/:id': ADMIN,
+  'PUT /api/users/:id/role': ADMIN,
+  'GET /api/stats': ADMIN,
+  'GET /api/approvals': ADMIN,
+  'GET /api/approvals/:id': ADMIN,
+  'POST /api/approvals/:id/approve': ADMIN,
+  'POST /api/approvals/:id/reject': ADMIN,
+};
+void CLINICAL;
+
+type Persona = 'anonymous' | 'none' | 'pcp' | 'admin' | 'super_admin';
+const PERSONAS: Persona[] = ['anonymous', 'none', 'pcp', 'admin', 'super_admin'];
+
+let t: TestApp;
+let users: Record<Exclude<Persona, 'anonymous'>, TestUser>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  users = await createCast(t);
+});
+afterAll(async () => { await t?.close(); });
+
+interface Layer { route?: { path: string; methods: Record<string, boolean> } }
+
+function appRoutes(): string[] {
+  const express = t.runtime.app.getHttpAdapter().getInstance() as { router: { stack: Layer[] } };
+  return express.router.stack
+    .filter((l) => l.route && l.route.path.startsWith('/api'))
+    .flatMap((l) => Object.keys(l.route!.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${l.route!.path}`));
+}
+
+async function tokenFor(persona: Persona, route: string): Promise<string | undefined> {
+  if (persona === 'anonymous') return undefined;
+  const u = users[persona];
+  // Signing out would end the shared session: use a throwaway one.
+  if (route.startsWith('POST /api/auth/logout')) {
+    const s = await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: PASSWORD });
+    return s.body.access_token;
+  }
+  return u.access_token;
+}
+
+function allowed(access: Access, persona: Persona): boolean {
+  if (access === 'public') return true;
+  if (persona === 'anonymous') return false;
+  if (access === 'signed-in') return true;
+  return persona !== 'none' && access.includes(persona);
+}
+
+describe('authorization matrix', () => {
+  it('covers every route of the running app, and only those', () => {
+    const routes = appRoutes();
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.filter((r) => !(r in MATRIX))).toEqual([]);
+    expect(Object.keys(MATRIX).filter((r) => !routes.includes(r))).toEqual([]);
+  });
+
+  it.each(Object.entries(MATRIX).flatMap(([route, access]) => PERSONAS.map((p) => [route, p, access] as const)))(
+    '%s as %s',
+    async (route, persona, access) => {
+      const [method, path] = route.split(' ');
+      // scope=local: the default (global) would end the persona's shared session too.
+      const url = path.replace(/:id/g, '00000000-0000-4000-8000-000000000000') + (path === '/api/auth/logout' ? '?scope=local' : '');
+      const token = await tokenFor(persona, route);
+      let req = t.http()[method.toLowerCase() as 'get'](url);
+      if (token) req = req.set('Authorization', `Bearer ${token}`);
+      const res = method === 'GET' ? await req : await req.send({});
+      if (allowed(access, persona)) {
+        expect([401, 403]).not.toContain(res.status);
+      } else {
+        expect(res.status).toBe(persona === 'anonymous' ? 401 : 403);
+        expect(res.body.code).toBe(persona === 'anonymous' ? 'unauthorized' : 'forbidden');
+      }
+      if (res.status >= 500) expect(res.body.code).toBe('oauth_not_configured');
+    },
+  );
+});

@@ -1,0 +1,110 @@
+import { startTestApp, type TestApp } from '../support/app';
+import { counts, createCast, PASSWORD, uniqueEmail } from '../support/factories';
+
+let t: TestApp;
+let cast: Awaited<ReturnType<typeof createCast>>;
+beforeAll(async () => {
+  t = await startTestApp();
+  cast = await createCast(t);
+});
+afterAll(async () => { await t?.close(); });
+
+const errorShape = (body: Record<string, unknown>) => {
+  expect(typeof body.statusCode).toBe('number');
+  expect(typeof body.code).toBe('string');
+  expect(typeof body.message).toBe('string');
+  expect(JSON.stringify(body)).not.toMatch(/at .*\.(js|ts):\d+|QueryFailedError|SELECT |INSERT /);
+};
+
+describe('bad input never writes and never 500s', () => {
+  const TABLES = ['users', 'profiles', 'user_roles', 'user_approvals', 'auth_sessions'];
+
+  it.each([
+    ['malformed JSON', '{"email": "a@b.c", "password": ', 400],
+    ['a JSON array', '[1,2,3]', 400],
+    ['a JSON string', '"hello"', 400],
+  ])('sign-up with %s gets a 4xx', async (_name, raw, status) => {
+    const before = await counts(t, TABLES);
+    const res = await t.http().post('/api/auth/signup').set('Content-Type', 'application/json').send(raw);
+    expect(res.status).toBe(status);
+    errorShape(res.body);
+    expect(await counts(t, TABLES)).toEqual(before);
+  });
+
+  it.each([
+    [{ email: 5, password: PASSWORD }],
+    [{ email: uniqueEmail(), password: ['x'] }],
+    [{ email: uniqueEmail(), password: PASSWORD, data: 'names' }],
+    [{ email: uniqueEmail(), password: PASSWORD, data: { first_name: 'x'.repeat(101) } }],
+    [{ email: uniqueEmail(), password: PASSWORD, data: { nickname: 'x' } }],
+    [{ email: `${'x'.repeat(250)}@clinic.test`, password: PASSWORD }],
+    [{ email: uniqueEmail(), password: PASSWORD, role: 'super_admin' }],
+  ])('sign-up with wrong types, unknown or over-long fields gets 400 validation_failed (%j)', async (body) => {
+    const before = await counts(t, TABLES);
+    const res = await t.http().post('/api/auth/signup').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(Array.isArray(res.body.details)).toBe(true);
+    errorShape(res.body);
+    expect(await counts(t, TABLES)).toEqual(before);
+  });
+
+  it('a body over the size limit gets 413', async () => {
+    const res = await t.http().post('/api/auth/signup').send({ email: uniqueEmail(), password: 'x'.repeat(200_000) });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+  });
+
+  it('profile update with a wrong type or unknown field gets 400 and changes nothing', async () => {
+    for (const body of [{ first_name: 1, last_name: 'X' }, { first_name: 'A', last_name: 'B', role: 'admin' }, { first_name: null, last_name: 'B' }]) {
+      const res = await t.http().patch('/api/me/profile').set(cast.none.auth).send(body);
+      expect(res.status).toBe(400);
+      errorShape(res.body);
+    }
+    expect((await t.http().get('/api/me').set(cast.none.auth)).body).toMatchObject({ role: null, profile: { first_name: 'Test' } });
+  });
+
+  it('unknown API routes are a 404 in the error body, not the web app', async () => {
+    const res = await t.http().get('/api/does-not-exist').set(cast.admin.auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, code: 'not_found', message: 'Not found' });
+  });
+});
+
+describe('cross-cutting HTTP behaviour', () => {
+  it('every response carries an x-request-id; a sane incoming one is echoed', async () => {
+    const generated = await t.http().get('/api/health');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await t.http().get('/api/health').set('x-request-id', 'trace-abc.123');
+    expect(echoed.headers['x-request-id']).toBe('trace-abc.123');
+    const hostile = await t.http().get('/api/health').set('x-request-id', 'bad id\twith spaces');
+    expect(hostile.headers['x-request-id']).not.toBe('bad id\twith spaces');
+  });
+
+  it('sets security headers (helmet) and hides the framework', async () => {
+    const res = await t.http().get('/api/health');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBeDefined();
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('CORS lets the dev server read Content-Range', async () => {
+    const res = await t.http().get('/api/users').set('Origin', 'http://localhost:5173').set(cast.admin.auth);
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(res.headers['access-control-expose-headers']).toContain('Content-Range');
+    const foreign = await t.http().get('/api/health').set('Origin', 'https://evil.example');
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('health reports database and queue', async () => {
+    const res = await t.http().get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: 'up', queue: 'up' });
+  });
+
+  it('serves OpenAPI at /api/docs-json describing the routes', async () => {
+    const res = await t.http().get('/api/docs-json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/auth/signup', '/api/me', '/api/users/{id}/role']));
+  });
+});
