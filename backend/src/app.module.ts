@@ -6,6 +6,9 @@ import { dataSourceOptions } from './database/data-source';
 import { ApprovalsModule } from './modules/approvals/approvals.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthController } from './modules/health/health.controller';
+import { ParametersModule } from './modules/parameters/parameters.module';
+import { RulesModule } from './modules/rules/rules.module';
+import { PolishModule } from './modules/polish/polish.module';
 import { UsersModule } from './modules/users/users.module';
 
 @Module({})
@@ -20,6 +23,10 @@ export class AppModule {
         AuthModule.register(config),
         UsersModule,
         ApprovalsModule,
+        // feature modules: parameters, rules, assessments, polish (one line each, keep this order)
+        ParametersModule,
+        RulesModule,
+        PolishModule,
       ],
       controllers: [HealthController],
     };

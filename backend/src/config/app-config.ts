@@ -68,6 +68,17 @@ export class EnvironmentVariables {
   @Transform(emptyToUndefined) @IsOptional() @IsString()
   POLISH_LLM_KEY?: string;
 
+  @Transform(toInt) @IsOptional() @IsInt({ message: 'POLISH_LLM_TIMEOUT_MS must be an integer' }) @Min(100) @Max(120000)
+  POLISH_LLM_TIMEOUT_MS?: number;
+
+  /** Namespaces the BullMQ keys in Redis, so several deployments (or test runs) can share one server. */
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'QUEUE_PREFIX must be 1-40 letters, digits, _ or -' })
+  QUEUE_PREFIX?: string;
+
+  /** How soon a job whose worker died is noticed and handed to another worker (also the lock duration). */
+  @Transform(toInt) @IsOptional() @IsInt({ message: 'QUEUE_STALLED_INTERVAL_MS must be an integer' }) @Min(500) @Max(600000)
+  QUEUE_STALLED_INTERVAL_MS?: number;
+
   @Transform(toInt) @IsOptional() @IsInt({ message: 'AUTH_RATE_LIMIT_PER_IP must be an integer' }) @Min(1)
   AUTH_RATE_LIMIT_PER_IP?: number;
 
@@ -101,6 +112,7 @@ export interface AppConfig {
     userProfileURL?: string;
   };
   polishLlm?: { url: string; model: string; key?: string; timeoutMs: number };
+  queue: { prefix: string; stalledIntervalMs: number };
   rateLimit: { perIp: number; perEmail: number; windowMs: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   bodyLimit: string;
@@ -141,8 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       }
       : undefined,
     polishLlm: vars.POLISH_LLM_URL
-      ? { url: vars.POLISH_LLM_URL, model: vars.POLISH_LLM_MODEL ?? 'gpt-4o-mini', key: vars.POLISH_LLM_KEY, timeoutMs: 5000 }
+      ? { url: vars.POLISH_LLM_URL, model: vars.POLISH_LLM_MODEL ?? 'gpt-4o-mini', key: vars.POLISH_LLM_KEY, timeoutMs: vars.POLISH_LLM_TIMEOUT_MS ?? 5000 }
       : undefined,
+    queue: { prefix: vars.QUEUE_PREFIX ?? 'cds', stalledIntervalMs: vars.QUEUE_STALLED_INTERVAL_MS ?? 30_000 },
     rateLimit: {
       perIp: vars.AUTH_RATE_LIMIT_PER_IP ?? 60,
       perEmail: vars.AUTH_RATE_LIMIT_PER_EMAIL ?? 10,

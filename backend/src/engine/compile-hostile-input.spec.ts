@@ -53,7 +53,7 @@ function ownRecord(entries: [string, unknown][]): Answers {
   return record;
 }
 
-const GENERATED_CODE_ALPHABET = /^[A-Za-z0-9_\s.,;:(){}[\]=!<>?&|+-]*$/;
+const GENERATED_CODE_ALPHABET = /^[A-Za-z0-9_\s.,;:(){}[\]=!<>?&|^+-]*$/;
 
 describe('compileRuleSet with hostile names and values', () => {
   afterEach(() => {

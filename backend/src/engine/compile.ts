@@ -18,7 +18,6 @@ import {
 export const RESULT_FALSE = 0;
 export const RESULT_UNKNOWN = 1;
 export const RESULT_TRUE = 2;
-const SKIPPED = 3;
 const CODE_TO_TRI: readonly Tri[] = [false, 'unknown', true];
 
 export type EvaluationMode = 'unknown' | 'skip';
@@ -53,6 +52,8 @@ interface Slot {
 }
 
 type ChunkFn = (out: Uint8Array, referenceDay: number) => void;
+
+const DEFAULT_CONDITIONS_PER_FUNCTION = 1000;
 
 /**
  * Writes a number as a JavaScript literal. Only finite numbers reach this point; String() of a
@@ -107,128 +108,135 @@ class Generator {
   }
 }
 
-/** Expression with value RESULT_FALSE / RESULT_UNKNOWN / RESULT_TRUE (plus SKIPPED in skip mode). */
-function conditionExpr(c: PreparedCondition, gen: Generator, uses: Set<string>, mode: EvaluationMode): string {
+/**
+ * Each condition becomes two 0/1 expressions: T (certainly true) and F (certainly false);
+ * unknown is neither. Kleene logic is then branch-free bit arithmetic:
+ * AND: T = T1 & T2, F = F1 | F2; OR: T = T1 | T2, F = F1 & F2; result code = 1 + T - F.
+ * NaN (no usable answer) fails every comparison, so it yields T = F = 0 without a test.
+ */
+function conditionBits(c: PreparedCondition, gen: Generator, uses: Set<string>): [string, string] {
   const j = gen.slotFor(c);
-  let expr: string;
-  if (c.failure !== null) {
-    expr = '0';
-  } else {
-    const t = c.domain === 'text_exact' || c.domain === 'text_search' ? '' : lit(c.domain === 'boolean' ? c.bool : c.num);
-    switch (c.domain) {
-      case 'numeric': {
-        const l = `l${j}`;
-        const h = `h${j}`;
-        uses.add(`${l}=L[${j}]`).add(`${h}=H[${j}]`);
-        switch (c.op) {
-          case 'greater_than':
-            expr = `(${l}>${t}?2:${l}===${l}?0:1)`;
-            break;
-          case 'greater_equal':
-            expr = `(${l}>=${t}?2:${l}===${l}?0:1)`;
-            break;
-          case 'less_than':
-            expr = `(${h}<${t}?2:${h}===${h}?0:1)`;
-            break;
-          case 'less_equal':
-            expr = `(${h}<=${t}?2:${h}===${h}?0:1)`;
-            break;
-          case 'equals':
-            expr = `(${l}<=${t}&&${h}>=${t}?2:${l}===${l}?0:1)`;
-            break;
-          default:
-            expr = `(${l}<=${t}&&${h}>=${t}?0:${l}===${l}?2:1)`;
-        }
-        break;
-      }
-      case 'boolean': {
-        const b = `b${j}`;
-        uses.add(`${b}=B[${j}]`);
-        const eq = c.op === 'equals';
-        expr = `(${b}===${BOOL_UNKNOWN}?1:${b}===${t}?${eq ? 2 : 0}:${eq ? 0 : 2})`;
-        break;
-      }
-      case 'date': {
-        const d = `d${j}`;
-        uses.add(`${d}=D[${j}]`);
-        const test =
-          c.op === 'before' ? `${d}<${t}` : c.op === 'after' ? `${d}>${t}` : c.op === 'equals' ? `${d}===${t}` : `${d}!==${t}`;
-        expr = `(${d}===${d}?${test}?2:0:1)`;
-        break;
-      }
-      case 'within_days': {
-        const d = `d${j}`;
-        uses.add(`${d}=D[${j}]`);
-        expr = `(${d}===${d}&&nd===nd?nd-${d}<=${t}&&${d}-nd<=${t}?2:0:1)`;
-        break;
-      }
-      case 'text_exact': {
-        const s = `s${j}`;
-        const k = `k${gen.constant(c.text)}`;
-        uses.add(`${s}=S[${j}]`).add(`${k}=K[${k.slice(1)}]`);
-        const eq = c.op === 'equals';
-        expr = `(${s}===null?1:${s}===${k}?${eq ? 2 : 0}:${eq ? 0 : 2})`;
-        break;
-      }
-      case 'text_search': {
-        const w = `w${j}`;
-        const k = `k${gen.constant(c.text)}`;
-        uses.add(`${w}=W[${j}]`).add(`${k}=K[${k.slice(1)}]`);
-        const call =
-          c.op === 'contains' ? `${w}.indexOf(${k})!==-1` : c.op === 'starts_with' ? `${w}.startsWith(${k})` : `${w}.endsWith(${k})`;
-        expr = `(${w}===null?1:${call}?2:0)`;
-        break;
+  if (c.failure !== null) return ['0', '1'];
+  switch (c.domain) {
+    case 'numeric': {
+      const t = lit(c.num);
+      const l = `l${j}`;
+      const h = `h${j}`;
+      uses.add(`${l}=L[${j}]`).add(`${h}=H[${j}]`);
+      const inside = `(${l}<=${t}&${h}>=${t})`;
+      const outside = `(${l}>${t}|${h}<${t})`;
+      switch (c.op) {
+        case 'greater_than':
+          return [`(${l}>${t})`, `(${l}<=${t})`];
+        case 'greater_equal':
+          return [`(${l}>=${t})`, `(${l}<${t})`];
+        case 'less_than':
+          return [`(${h}<${t})`, `(${h}>=${t})`];
+        case 'less_equal':
+          return [`(${h}<=${t})`, `(${h}>${t})`];
+        case 'equals':
+          return [inside, outside];
+        default:
+          return [outside, inside];
       }
     }
+    case 'boolean': {
+      const b = `b${j}`;
+      uses.add(`${b}=B[${j}]`);
+      const same = `(${b}===${lit(c.bool)})`;
+      const other = `(${b}===${lit(1 - c.bool)})`;
+      return c.op === 'equals' ? [same, other] : [other, same];
+    }
+    case 'date': {
+      const t = lit(c.num);
+      const d = `d${j}`;
+      uses.add(`${d}=D[${j}]`);
+      const on = `(${d}===${t})`;
+      const notOn = `(${d}!==${t}&${d}===${d})`;
+      switch (c.op) {
+        case 'before':
+          return [`(${d}<${t})`, `(${d}>=${t})`];
+        case 'after':
+          return [`(${d}>${t})`, `(${d}<=${t})`];
+        case 'equals':
+          return [on, notOn];
+        default:
+          return [notOn, on];
+      }
+    }
+    case 'within_days': {
+      const n = lit(c.num);
+      const d = `d${j}`;
+      uses.add(`${d}=D[${j}]`);
+      return [`(nd-${d}<=${n}&${d}-nd<=${n})`, `(nd-${d}>${n}|${d}-nd>${n})`];
+    }
+    case 'text_exact': {
+      const s = `s${j}`;
+      const k = gen.constant(c.text);
+      uses.add(`${s}=S[${j}]`).add(`k${k}=K[${k}]`);
+      const same = `(${s}===k${k})`;
+      const other = `(${s}!==null&${s}!==k${k})`;
+      return c.op === 'equals' ? [same, other] : [other, same];
+    }
+    case 'text_search': {
+      const w = `w${j}`;
+      const k = gen.constant(c.text);
+      uses.add(`${w}=W[${j}]`).add(`k${k}=K[${k}]`);
+      const found =
+        c.op === 'contains' ? `${w}.indexOf(k${k})!==-1` : c.op === 'starts_with' ? `${w}.startsWith(k${k})` : `${w}.endsWith(k${k})`;
+      return [`(${w}!==null&&${found})`, `(${w}!==null&&!(${found}))`];
+    }
   }
-  if (mode === 'skip') {
-    uses.add(`p${j}=P[${j}]`);
-    return `(p${j}===0?${SKIPPED}:${expr})`;
-  }
-  return expr;
 }
 
-/** Statements that leave the Kleene AND of a group in x (F=0 < U=1 < T=2, so AND is min). */
-function groupCode(prepared: PreparedRule, group: number[], gen: Generator, uses: Set<string>, mode: EvaluationMode): string {
-  let code = `x=${conditionExpr(prepared.conditions[group[0]], gen, uses, mode)};`;
-  for (let n = 1; n < group.length; n++) {
-    const e = conditionExpr(prepared.conditions[group[n]], gen, uses, mode);
-    code +=
-      mode === 'skip'
-        ? `if(x!==0){y=${e};if(x===${SKIPPED}||(y!==${SKIPPED}&&y<x))x=y;}`
-        : `if(x!==0){y=${e};if(y<x)x=y;}`;
-  }
-  return code;
-}
-
-/** Statements that store the Kleene OR of the groups (max) in out[i]. */
+/**
+ * The statement storing one rule's result code. In skip mode an unanswered condition is
+ * neutral (T = 1, F = 0 inside its group), a group with no answered condition drops out of the
+ * OR (C = 0), and with nothing answered at all the rule is false.
+ */
 function ruleCode(prepared: PreparedRule, i: number, gen: Generator, uses: Set<string>, mode: EvaluationMode): string {
-  const { groups } = prepared;
+  const { groups, conditions } = prepared;
   if (groups.length === 0) return `o[${i}]=0;`;
-  let code = `${groupCode(prepared, groups[0], gen, uses, mode)}g=x;`;
-  for (let n = 1; n < groups.length; n++) {
-    code +=
-      mode === 'skip'
-        ? `if(g!==2){${groupCode(prepared, groups[n], gen, uses, mode)}if(g===${SKIPPED}||(x!==${SKIPPED}&&x>g))g=x;}`
-        : `if(g!==2){${groupCode(prepared, groups[n], gen, uses, mode)}if(x>g)g=x;}`;
+  const ts: string[] = [];
+  const fs: string[] = [];
+  for (const group of groups) {
+    const gt: string[] = [];
+    const gf: string[] = [];
+    const present: string[] = [];
+    for (const index of group) {
+      const c = conditions[index];
+      const [t, f] = conditionBits(c, gen, uses);
+      if (mode === 'skip') {
+        const p = `p${gen.slotFor(c)}`;
+        uses.add(`${p}=P[${gen.slotFor(c)}]`);
+        present.push(p);
+        gt.push(`(${t}|${p}===0)`);
+        gf.push(`(${f}&${p})`);
+      } else {
+        gt.push(t);
+        gf.push(f);
+      }
+    }
+    if (mode === 'skip') {
+      const checked = `(${present.join('|')})`;
+      ts.push(`(${checked}&${gt.join('&')})`);
+      fs.push(`(${gf.join('|')}|${checked}^1)`);
+    } else {
+      ts.push(`(${gt.join('&')})`);
+      fs.push(`(${gf.join('|')})`);
+    }
   }
-  return `${code}o[${i}]=${mode === 'skip' ? `g===${SKIPPED}?0:g` : 'g'};`;
+  return `o[${i}]=1+(${ts.join('|')})-(${fs.join('&')});`;
 }
 
-interface Program {
-  source: string;
-  chunks: ChunkFn[];
-}
-
-function generate(prepared: PreparedRule[], gen: Generator, mode: EvaluationMode, perFunction: number): { source: string } {
+function generateChunks(prepared: PreparedRule[], gen: Generator, mode: EvaluationMode, perFunction: number): string {
   const functions: string[] = [];
   let body = '';
   let uses = new Set<string>();
   let size = 0;
   const flush = (): void => {
     if (body === '') return;
-    const locals = [...uses, 'g=0', 'x=0', 'y=0'].join(',');
-    functions.push(`function(o,nd){var ${locals};\n${body}}`);
+    functions.push(`function(o,nd){${uses.size > 0 ? `var ${[...uses].join(',')};` : ''}\n${body}}`);
     body = '';
     uses = new Set<string>();
     size = 0;
@@ -239,13 +247,43 @@ function generate(prepared: PreparedRule[], gen: Generator, mode: EvaluationMode
     if (size >= perFunction) flush();
   });
   flush();
-  return { source: `return [\n${functions.join(',\n')}\n];` };
+  return `return [\n${functions.join(',\n')}\n];`;
 }
 
-function instantiate(source: string, arrays: unknown[]): ChunkFn[] {
+/**
+ * Reads each answer once, with its key as a constant at its own site (fast property access).
+ * Only own properties count, so an answer keyed "constructor" never reads Object.prototype;
+ * the own-property check is only paid when the key could be inherited (m: 0 no prototype,
+ * 1 a plain object, 2 anything else). Plain finite numbers for numeric parameters take the
+ * inline path; everything else goes through the same conversions the interpreter uses.
+ */
+function generateLoad(gen: Generator): string {
+  const lines = gen.slots.map((slot, j) => {
+    const k = `k${gen.constant(slot.key)}`;
+    const read = `v=a[${k}];if(v!==undefined&&m!==0&&(m===2||${k} in op)&&!hz.call(a,${k}))v=undefined;`;
+    const numericOnly = slot.numeric && !slot.boolean && !slot.day && !slot.text && !slot.lower;
+    if (!numericOnly) return `${read}sl(v,${j});`;
+    // Inline: finite numbers, no answer, the 'unknown' option and well-formed numeric ranges.
+    return (
+      `${read}if(typeof v===tn&&v-v===0){P[${j}]=1;L[${j}]=v;H[${j}]=v;}` +
+      `else if(v===undefined){P[${j}]=0;L[${j}]=NaN;H[${j}]=NaN;}` +
+      `else if(v===uk){P[${j}]=1;L[${j}]=NaN;H[${j}]=NaN;}` +
+      `else if(typeof v===to&&v!==null&&v.type===tr&&typeof(x=v.min)===tn&&typeof(y=v.max)===tn&&x-x===0&&y-y===0&&x<=y){P[${j}]=1;L[${j}]=x;H[${j}]=y;}` +
+      `else sl(v,${j});`
+    );
+  });
+  const keys = [...new Set(gen.slots.map((slot) => gen.constant(slot.key)))].map((k) => `k${k}=K[${k}]`);
+  return `return function(a){var v,x,y,pr=gp(a),m=pr===null?0:pr===op?1:2${keys.length > 0 ? `,${keys.join(',')}` : ''};\n${lines.join('\n')}\n};`;
+}
+
+type LoadFn = (answers: Answers) => void;
+
+const PARAMETER_NAMES = ['L', 'H', 'B', 'D', 'S', 'W', 'P', 'K', 'hz', 'tn', 'sl', 'gp', 'op', 'uk', 'to', 'tr'];
+
+function instantiate<T>(source: string, environment: unknown[]): T {
   // The source is built only from fixed templates, indexes and validated numbers (see lit()).
-  const factory = new Function('L', 'H', 'B', 'D', 'S', 'W', 'P', 'K', source) as (...a: unknown[]) => ChunkFn[];
-  return factory(...arrays);
+  const factory = new Function(...PARAMETER_NAMES, source) as (...a: unknown[]) => T;
+  return factory(...environment);
 }
 
 /**
@@ -259,12 +297,12 @@ export function compileRuleSet(
 ): CompiledRuleSet {
   const index = toParameterIndex(parameters);
   const prepared = rules.map((rule) => prepareRule(rule, index));
-  const perFunction = Math.max(1, options.conditionsPerFunction ?? 400);
+  const perFunction = Math.max(1, options.conditionsPerFunction ?? DEFAULT_CONDITIONS_PER_FUNCTION);
   const gen = new Generator();
-  const programs = new Map<EvaluationMode, Program>();
 
-  // Generating the 'unknown' program registers every slot and constant the 'skip' one needs too.
-  const first = generate(prepared, gen, 'unknown', perFunction);
+  // Generating one mode registers every slot and constant; the other mode reuses them.
+  const unknownSource = generateChunks(prepared, gen, 'unknown', perFunction);
+  const loadSource = generateLoad(gen);
   const slots = gen.slots;
   const n = slots.length;
   const L = new Float64Array(n);
@@ -275,59 +313,66 @@ export function compileRuleSet(
   const W: (string | null)[] = new Array<string | null>(n).fill(null);
   const P = new Uint8Array(n);
   const K = Object.freeze([...gen.constants]);
-  const arrays = [L, H, B, D, S, W, P, K];
-  programs.set('unknown', { source: first.source, chunks: instantiate(first.source, arrays) });
 
-  const program = (mode: EvaluationMode): Program => {
-    let p = programs.get(mode);
-    if (!p) {
-      const { source } = generate(prepared, gen, mode, perFunction);
-      p = { source, chunks: instantiate(source, arrays) };
-      programs.set(mode, p);
-    }
-    return p;
-  };
-
-  const hasOwn = Object.prototype.hasOwnProperty;
-  const load = (answers: Answers): void => {
-    for (let j = 0; j < n; j++) {
-      const slot = slots[j];
-      const v: unknown = hasOwn.call(answers, slot.key) ? answers[slot.key] : undefined;
-      const blank = isBlank(v);
-      P[j] = blank ? 0 : 1;
-      if (slot.numeric) {
-        if (blank) {
-          L[j] = H[j] = NaN;
-        } else if (typeof v === 'number') {
-          L[j] = H[j] = Number.isFinite(v) ? v : NaN;
-        } else if (isRangeAnswer(v)) {
-          const min = toNumber(v.min);
-          const max = toNumber(v.max);
-          if (min <= max) {
-            L[j] = min;
-            H[j] = max;
-          } else {
-            L[j] = H[j] = NaN;
-          }
-        } else {
-          L[j] = H[j] = toNumber(v);
-        }
-      }
-      if (slot.boolean) B[j] = blank ? BOOL_UNKNOWN : toBooleanCode(v);
-      if (slot.day) D[j] = blank ? NaN : toDay(v);
-      if (slot.text || slot.lower) {
-        const text = blank || (slot.sentinelIsUnknown && isUnknownSentinel(v)) ? null : toText(v);
-        S[j] = text;
-        W[j] = slot.lower && text !== null ? text.toLowerCase() : null;
+  /** The interpreter's conversions, for every answer that is not a plain finite number. */
+  const convert = (v: unknown, j: number): void => {
+    const slot = slots[j];
+    const blank = isBlank(v);
+    P[j] = blank ? 0 : 1;
+    if (slot.numeric) {
+      if (blank) {
+        L[j] = H[j] = NaN;
+      } else if (isRangeAnswer(v)) {
+        const min = toNumber(v.min);
+        const max = toNumber(v.max);
+        L[j] = min <= max ? min : NaN;
+        H[j] = min <= max ? max : NaN;
+      } else {
+        L[j] = H[j] = toNumber(v);
       }
     }
+    if (slot.boolean) B[j] = blank ? BOOL_UNKNOWN : toBooleanCode(v);
+    if (slot.day) D[j] = blank ? NaN : toDay(v);
+    if (slot.text || slot.lower) {
+      const text = blank || (slot.sentinelIsUnknown && isUnknownSentinel(v)) ? null : toText(v);
+      S[j] = text;
+      W[j] = slot.lower && text !== null ? text.toLowerCase() : null;
+    }
+  };
+  const environment = [
+    ...[L, H, B, D, S, W, P, K],
+    Object.prototype.hasOwnProperty,
+    'number',
+    convert,
+    Object.getPrototypeOf,
+    Object.prototype,
+    'unknown',
+    'object',
+    'range',
+  ];
+  const load = instantiate<LoadFn>(loadSource, environment);
+  const sources = new Map<EvaluationMode, string>([['unknown', unknownSource]]);
+  const programs = new Map<EvaluationMode, ChunkFn[]>([['unknown', instantiate<ChunkFn[]>(unknownSource, environment)]]);
+
+  const chunksFor = (mode: EvaluationMode): ChunkFn[] => {
+    let chunks = programs.get(mode);
+    if (!chunks) {
+      const source = generateChunks(prepared, gen, mode, perFunction);
+      chunks = instantiate<ChunkFn[]>(source, environment);
+      sources.set(mode, source);
+      programs.set(mode, chunks);
+    }
+    return chunks;
   };
 
-  const evaluateInto = (answers: Answers, out: Uint8Array, opts: EvaluationOptions = {}): Uint8Array => {
+  const unknownChunks = chunksFor('unknown');
+  const usesReferenceDay = prepared.some((r) => r.conditions.some((c) => c.domain === 'within_days' && c.failure === null));
+
+  const evaluateInto = (answers: Answers, out: Uint8Array, opts?: EvaluationOptions): Uint8Array => {
     if (out.length < prepared.length) throw new RangeError(`out must hold ${prepared.length} results`);
-    const { chunks } = program(opts.unanswered === 'skip' ? 'skip' : 'unknown');
+    const chunks = opts?.unanswered === 'skip' ? chunksFor('skip') : unknownChunks;
+    const day = usesReferenceDay ? referenceDay(opts?.now) : NaN;
     load(answers);
-    const day = referenceDay(opts.now);
     for (let c = 0; c < chunks.length; c++) chunks[c](out, day);
     return out;
   };
@@ -347,7 +392,8 @@ export function compileRuleSet(
       return evaluatePreparedRule(rule, answers, opts);
     },
     generatedSource(mode = 'unknown') {
-      return program(mode).source;
+      chunksFor(mode);
+      return `${loadSource}\n${sources.get(mode)}`;
     },
   };
 }

@@ -1,4 +1,15 @@
-import type { Action, Condition, EngineParameter, EngineRule } from '../types';
+import { clinicalStart, clinicalStep } from '../clinical';
+import { evaluateRule } from '../evaluate';
+import type {
+  Action,
+  AnswerValue,
+  ClinicalCompletedStep,
+  Condition,
+  EngineParameter,
+  EngineRule,
+  EvaluationOptions,
+  Tri,
+} from '../types';
 
 /** Test-data builders for engine specs (ids are derived from names so traces are readable). */
 export function aParameter(name: string, dataType: string, overrides: Partial<EngineParameter> = {}): EngineParameter {
@@ -39,3 +50,35 @@ export const SMOKER = aParameter('smoker', 'boolean', { display_name: 'Smoker' }
 export const DIABETES_TYPE = aParameter('diabetes_type', 'select', { display_name: 'Diabetes Type' });
 export const NOTES = aParameter('notes', 'text', { display_name: 'Clinical Notes' });
 export const LAST_EYE_EXAM = aParameter('last_eye_exam', 'date', { display_name: 'Last Eye Exam' });
+
+/** The result of one condition on one answer, through the public interpreter. */
+export function checkCondition(
+  parameter: EngineParameter,
+  operator: string,
+  threshold: unknown,
+  answer: unknown,
+  options: EvaluationOptions = {},
+): Tri {
+  const answers = answer === undefined ? {} : { [parameter.id]: answer as AnswerValue };
+  return evaluateRule(aRule('Check', [cond(parameter.id, operator, threshold)]), answers, [parameter], options).result;
+}
+
+/**
+ * Runs a clinical assessment to the end, answering each question from `patient` (keyed by
+ * parameter id). Returns the parameters asked, in order, and the final step.
+ */
+export function assess(
+  rules: EngineRule[],
+  parameters: EngineParameter[],
+  patient: Record<string, AnswerValue>,
+): { asked: string[]; final: ClinicalCompletedStep } {
+  const asked: string[] = [];
+  const answers: Record<string, AnswerValue> = {};
+  for (let step = clinicalStart(rules, parameters); ; step = clinicalStep(rules, parameters, answers)) {
+    if (step.status === 'completed') return { asked, final: step };
+    if (!(step.parameter_id in patient)) throw new Error(`The assessment asked ${step.parameter_name}, which the test did not expect`);
+    if (asked.length > parameters.length) throw new Error('The assessment asked more questions than there are parameters');
+    asked.push(step.parameter_name);
+    answers[step.parameter_id] = patient[step.parameter_id];
+  }
+}

@@ -1,0 +1,379 @@
+import {
+  aboveLower,
+  atomSignature,
+  belowUpper,
+  byKeyAndKind,
+  groupImplies,
+  groupStatus,
+  orderedOf,
+  type Bound,
+  type GroupStatus,
+} from './analysis-constraints';
+import { clinicalRuleOrder } from './clinical';
+import type { PreparedCondition } from './condition';
+import { prepareRule, type PreparedRule } from './evaluate';
+import { isValidLogic, readCondition } from './normalize';
+import { operatorsForDataType } from './operators';
+import { buildParameterIndex } from './parameters';
+import type { EngineParameter, EngineRule, Finding, Severity } from './types';
+import { validateCondition } from './validate';
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+function nameOf(c: PreparedCondition): string {
+  return c.parameter ? c.parameter.display_name || c.parameter.name : c.reference;
+}
+
+function dayText(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A condition in words a clinician reads without knowing the operator names. */
+export function describeCondition(c: PreparedCondition): string {
+  const t = c.domain === 'date' ? dayText(c.num) : String(c.num);
+  if (c.domain === 'boolean') return c.op === 'equals' ? String(c.bool === 1) : `not ${String(c.bool === 1)}`;
+  if (c.domain === 'text_exact') return c.op === 'equals' ? `"${c.text}"` : `other than "${c.text}"`;
+  switch (c.op) {
+    case 'greater_than':
+      return `above ${t}`;
+    case 'greater_equal':
+      return `${t} or above`;
+    case 'less_than':
+      return `below ${t}`;
+    case 'less_equal':
+      return `${t} or below`;
+    case 'equals':
+      return c.domain === 'date' ? `on ${t}` : `exactly ${t}`;
+    case 'not_equals':
+      return c.domain === 'date' ? `on a day other than ${t}` : `other than ${t}`;
+    case 'before':
+      return `before ${t}`;
+    case 'after':
+      return `after ${t}`;
+    default:
+      return `${c.op} ${String(c.threshold)}`;
+  }
+}
+
+function conflictText(atoms: PreparedCondition[]): string {
+  const parts = atoms.map(describeCondition);
+  const list = parts.length === 2 ? `both ${parts[0]} and ${parts[1]}` : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]} at once`;
+  return `${nameOf(atoms[0])} cannot be ${list}`;
+}
+
+interface RuleModel {
+  rule: EngineRule;
+  prepared: PreparedRule;
+  groups: PreparedCondition[][];
+  statuses: GroupStatus[];
+  /** Groups that some answer can satisfy. */
+  live: PreparedCondition[][];
+  signature: string;
+}
+
+function model(rule: EngineRule, prepared: PreparedRule): RuleModel {
+  const groups = prepared.groups.map((g) => g.map((i) => prepared.conditions[i]));
+  const statuses = groups.map(groupStatus);
+  const live = groups.filter((_, i) => statuses[i].status === 'feasible' || statuses[i].status === 'range_only');
+  const signature = groups
+    .map((g) => [...new Set(g.map(atomSignature))].sort().join('\u0001'))
+    .sort()
+    .join('\u0002');
+  return { rule, prepared, groups, statuses, live, signature };
+}
+
+/** Every answer that fires `b` also fires `a`. */
+function ruleImplies(b: RuleModel, a: RuleModel): boolean {
+  if (b.live.length === 0 || a.live.length === 0) return false;
+  return b.live.every((gb) => a.groups.some((ga) => ga.every((atom) => groupImplies(gb, atom))));
+}
+
+function conditionFindings(m: RuleModel): Finding[] {
+  const findings: Finding[] = [];
+  const { rule } = m;
+  const label = `Rule "${rule.name}"`;
+  for (const c of m.prepared.conditions) {
+    const position = `condition ${c.index + 1}`;
+    const base = { rule_ids: [rule.id], ...(c.parameter ? { parameter_id: c.parameter.id } : {}) };
+    if (!c.resolved) {
+      findings.push({
+        ...base,
+        code: 'missing_parameter',
+        severity: 'error',
+        message:
+          c.reference === ''
+            ? `${label}: ${position} does not name a parameter, so it can never be answered.`
+            : `${label}: ${position} uses the parameter "${c.reference}", which does not exist, so it can never be answered.`,
+      });
+    } else {
+      const p = c.resolved.parameter;
+      if (p.is_active === false) {
+        findings.push({
+          ...base,
+          code: 'inactive_parameter',
+          severity: 'warning',
+          message: `${label}: ${position} uses the inactive parameter ${nameOf(c)}, which is no longer asked.`,
+        });
+      }
+      if (c.resolved.ambiguous) {
+        findings.push({
+          ...base,
+          code: 'ambiguous_parameter',
+          severity: 'warning',
+          message: `${label}: ${position} refers to "${c.reference}", which fits more than one parameter; ${nameOf(c)} (${p.id}) is used.`,
+        });
+      }
+      if (c.resolved.matchedBy !== 'id') {
+        findings.push({
+          ...base,
+          code: 'parameter_by_name',
+          severity: 'info',
+          message: `${label}: ${position} refers to ${nameOf(c)} by name rather than by id; renaming the parameter would break it.`,
+        });
+      }
+    }
+    if (c.op === null) {
+      findings.push({
+        ...base,
+        code: 'unknown_operator',
+        severity: 'error',
+        message: `${label}: ${position} uses the unknown operator "${c.operator}" on ${nameOf(c)}; it always fails.`,
+      });
+      continue;
+    }
+    if (c.parameter && !operatorsForDataType(c.parameter.data_type).includes(c.op)) {
+      findings.push({
+        ...base,
+        code: 'operator_invalid_for_type',
+        severity: 'error',
+        message: `${label}: ${position} compares ${nameOf(c)} (${c.parameter.data_type}) with "${c.op}", which does not apply to that kind of value.`,
+      });
+    }
+    if (c.parameter) {
+      const valueProblem = validateCondition(rule.conditions[c.index], c.parameter).find((e) => e.field === 'value');
+      if (c.failure === 'invalid_threshold') {
+        findings.push({
+          ...base,
+          code: 'invalid_value',
+          severity: 'error',
+          message: `${label}: ${position} can never be true: ${valueProblem?.message ?? `${JSON.stringify(c.threshold)} cannot be compared.`}`,
+        });
+      } else if (valueProblem) {
+        findings.push({
+          ...base,
+          code: 'invalid_value',
+          severity: 'warning',
+          message: `${label}: ${position} is read as ${describeCondition(c)}, but it is stored in the wrong form: ${valueProblem.message}`,
+        });
+      }
+    } else if (c.failure === 'invalid_threshold') {
+      findings.push({
+        ...base,
+        code: 'invalid_value',
+        severity: 'error',
+        message: `${label}: ${position} can never be true: ${JSON.stringify(c.threshold) ?? String(c.threshold)} cannot be compared with "${c.op}".`,
+      });
+    }
+  }
+  (Array.isArray(rule.conditions) ? rule.conditions : []).forEach((raw, i) => {
+    const logic = readCondition(raw).logic;
+    if (!isValidLogic(logic)) {
+      findings.push({
+        code: 'invalid_logic',
+        severity: 'warning',
+        rule_ids: [rule.id],
+        message: `${label}: condition ${i + 1} is joined to the next by "${String(logic)}", which is read as AND.`,
+      });
+    }
+  });
+  return findings;
+}
+
+function ruleFindings(m: RuleModel): Finding[] {
+  const findings: Finding[] = [];
+  const { rule } = m;
+  if (m.groups.length === 0) {
+    findings.push({
+      code: 'no_conditions',
+      severity: 'error',
+      rule_ids: [rule.id],
+      message: `Rule "${rule.name}" has no conditions, so it can never fire.`,
+    });
+  }
+  if (!Array.isArray(rule.actions) || rule.actions.length === 0) {
+    findings.push({
+      code: 'no_actions',
+      severity: 'warning',
+      rule_ids: [rule.id],
+      message: `Rule "${rule.name}" has no actions: when it fires, the clinician is given no advice.`,
+    });
+  }
+  const contradictions = m.statuses.filter(
+    (s): s is Extract<GroupStatus, { status: 'infeasible' | 'range_only' }> => s.status === 'infeasible' || s.status === 'range_only',
+  );
+  const reasons = [...new Set(contradictions.map((s) => conflictText(s.atoms)))];
+  const parameterId = contradictions[0]?.atoms[0].parameter?.id;
+  const withParameter = parameterId ? { parameter_id: parameterId } : {};
+  if (m.groups.length > 0 && m.live.length === 0 && contradictions.length > 0) {
+    findings.push({
+      code: 'unsatisfiable_rule',
+      severity: 'error',
+      rule_ids: [rule.id],
+      ...withParameter,
+      message: `Rule "${rule.name}" can never fire: ${reasons.join('; ')}.`,
+    });
+  } else if (contradictions.some((s) => s.status === 'infeasible')) {
+    findings.push({
+      code: 'partly_unsatisfiable_rule',
+      severity: 'warning',
+      rule_ids: [rule.id],
+      ...withParameter,
+      message: `Part of rule "${rule.name}" can never match: ${reasons.join('; ')}.`,
+    });
+  }
+  if (m.live.length > 0 && m.live.every((g) => groupStatus(g).status === 'range_only')) {
+    findings.push({
+      code: 'unsatisfiable_rule',
+      severity: 'warning',
+      rule_ids: [rule.id],
+      ...withParameter,
+      message: `Rule "${rule.name}" can only fire when the answer is given as a range: ${reasons.join('; ')} as a single value.`,
+    });
+  }
+  return findings;
+}
+
+function duplicateAndShadowFindings(models: RuleModel[]): Finding[] {
+  const findings: Finding[] = [];
+  const ranked = clinicalRuleOrder(models.map((m) => m.rule)).map((r) => models.find((m) => m.rule === r)!);
+  const reported = new Set<RuleModel>();
+  ranked.forEach((b, position) => {
+    if (b.live.length === 0) return;
+    for (let i = 0; i < position; i++) {
+      const a = ranked[i];
+      if (a.live.length === 0) continue;
+      if (a.signature === b.signature) {
+        const sameActions = JSON.stringify(a.rule.actions) === JSON.stringify(b.rule.actions);
+        findings.push({
+          code: 'duplicate_rule',
+          severity: 'warning',
+          rule_ids: [a.rule.id, b.rule.id],
+          message: sameActions
+            ? `Rules "${a.rule.name}" and "${b.rule.name}" are duplicates: same conditions and same actions.`
+            : `Rules "${a.rule.name}" and "${b.rule.name}" have the same conditions but different actions; the clinical assessment only ever recommends "${a.rule.name}".`,
+        });
+        reported.add(b);
+        return;
+      }
+    }
+    if (reported.has(b)) return;
+    for (let i = 0; i < position; i++) {
+      const a = ranked[i];
+      if (ruleImplies(b, a)) {
+        findings.push({
+          code: 'shadowed_rule',
+          severity: 'warning',
+          rule_ids: [a.rule.id, b.rule.id],
+          message: `Rule "${b.rule.name}" is never recommended in the clinical assessment: whenever it matches, "${a.rule.name}", which is checked before it, matches too.`,
+        });
+        return;
+      }
+    }
+  });
+  return findings;
+}
+
+interface Band {
+  model: RuleModel;
+  group: PreparedCondition[];
+  lower: Bound | null;
+  upper: Bound | null;
+  eqs: number[];
+  nes: number[];
+}
+
+function contains(band: Band, t: number): boolean {
+  return aboveLower(t, band.lower) && belowUpper(t, band.upper) && band.eqs.every((e) => e === t) && !band.nes.includes(t);
+}
+
+/** Could one patient satisfy both groups' conditions on every other parameter? */
+function compatibleElsewhere(a: Band, b: Band, key: string): boolean {
+  const others = [...a.group, ...b.group].filter((c) => c.key !== key);
+  const status = groupStatus(others).status;
+  return status === 'feasible' || status === 'range_only';
+}
+
+/**
+ * Cut-points shared by two rules: '< 6.5' and '> 6.5' leave 6.5 matched by neither (unless
+ * another rule covers it); '<= 6.5' and '>= 6.5' match it twice. Rules whose other conditions
+ * exclude each other (different patients) are not compared. Gaps between different values
+ * ('<= 5.6' and '>= 5.7') are left alone: lab values are reported at a fixed precision.
+ */
+function cutPointFindings(models: RuleModel[]): Finding[] {
+  const bandsByKey = new Map<string, Band[]>();
+  for (const m of models) {
+    for (const group of m.live) {
+      for (const [kindKey, atoms] of byKeyAndKind(group)) {
+        if (!kindKey.startsWith('numeric\u0000')) continue;
+        const o = orderedOf(atoms);
+        const band: Band = { model: m, group, lower: o.lower, upper: o.upper, eqs: o.eqs.map((e) => e.num), nes: o.nes.map((n) => n.num) };
+        const key = atoms[0].key;
+        const list = bandsByKey.get(key);
+        if (list) list.push(band);
+        else bandsByKey.set(key, [band]);
+      }
+    }
+  }
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const [key, bands] of bandsByKey) {
+    for (const below of bands) {
+      if (!below.upper) continue;
+      const t = below.upper.value;
+      for (const above of bands) {
+        if (above.model === below.model || !above.lower || above.lower.value !== t) continue;
+        const gap = below.upper.strict && above.lower.strict;
+        const overlap = !below.upper.strict && !above.lower.strict;
+        if (!gap && !overlap) continue;
+        if (gap && bands.some((band) => contains(band, t))) continue;
+        if (!compatibleElsewhere(below, above, key)) continue;
+        const id = `${gap ? 'gap' : 'overlap'}\u0000${key}\u0000${t}\u0000${below.model.rule.id}\u0000${above.model.rule.id}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const atom = below.upper.atom;
+        const name = nameOf(atom);
+        const a = below.model.rule.name;
+        const b = above.model.rule.name;
+        findings.push({
+          code: gap ? 'cut_point_gap' : 'cut_point_overlap',
+          severity: 'warning',
+          rule_ids: [below.model.rule.id, above.model.rule.id],
+          ...(atom.parameter ? { parameter_id: atom.parameter.id } : {}),
+          message: gap
+            ? `${name} of exactly ${t} matches neither rule "${a}" (below ${t}) nor rule "${b}" (above ${t}).`
+            : `${name} of exactly ${t} matches both rule "${a}" (${t} or below) and rule "${b}" (${t} or above).`,
+        });
+      }
+    }
+  }
+  return findings;
+}
+
+/**
+ * Static analysis of a rule set: what can never fire, what repeats or hides another rule,
+ * what refers to parameters that are missing, inactive or of the wrong type, and where
+ * neighbouring rules leave a gap or overlap at a cut-point. Errors first, then warnings, then info.
+ */
+export function analyzeRuleSet(rules: readonly EngineRule[], parameters: readonly EngineParameter[]): Finding[] {
+  const index = buildParameterIndex(parameters);
+  const models = rules.map((rule) => model(rule, prepareRule(rule, index)));
+  const findings = [
+    ...models.flatMap((m) => [...ruleFindings(m), ...conditionFindings(m)]),
+    ...duplicateAndShadowFindings(models),
+    ...cutPointFindings(models),
+  ];
+  return findings
+    .map((finding, position) => ({ finding, position }))
+    .sort((a, b) => SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] || a.position - b.position)
+    .map((entry) => entry.finding);
+}

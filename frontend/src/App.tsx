@@ -1,0 +1,74 @@
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router-dom';
+import { RedirectIfSignedIn, RequireRole } from './auth/guards';
+import { ADMIN_ROLES, CLINICAL_ROLES } from './auth/roles';
+import { FullPageSpinner } from './components/FullPageSpinner';
+import Landing from './pages/Landing';
+
+// Landing is in the entry chunk (first paint of /). Everything else loads on demand; the admin
+// console (react-admin, React Flow) never loads for /, /auth or /dashboard.
+const AuthPage = lazy(() => import('./pages/AuthPage'));
+const Dashboard = lazy(() => import('./pages/Dashboard'));
+const Unauthorized = lazy(() => import('./pages/Unauthorized'));
+const NotFound = lazy(() => import('./pages/NotFound'));
+const AdminApp = lazy(() => import('./admin/AdminApp'));
+const PcpLayout = lazy(() => import('./pcp/PcpLayout'));
+const PcpDashboard = lazy(() => import('./pcp/PcpDashboard'));
+const Diagnostics = lazy(() => import('./pcp/Diagnostics'));
+const CaseHistory = lazy(() => import('./pcp/CaseHistory'));
+const CaseDetail = lazy(() => import('./pcp/CaseDetail'));
+const PcpSettings = lazy(() => import('./pcp/PcpSettings'));
+const ClinicalAssessmentPage = lazy(() => import('./assessment/ClinicalAssessmentPage'));
+const ChatbotPage = lazy(() => import('./chat/ChatbotPage'));
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <Routes>
+        <Route
+          path="/"
+          element={
+            <RedirectIfSignedIn>
+              <Landing />
+            </RedirectIfSignedIn>
+          }
+        />
+        <Route
+          path="/auth"
+          element={
+            <RedirectIfSignedIn>
+              <AuthPage />
+            </RedirectIfSignedIn>
+          }
+        />
+        <Route path="/unauthorized" element={<Unauthorized />} />
+        <Route element={<RequireRole />}>
+          <Route path="/dashboard" element={<Dashboard />} />
+          <Route path="/chatbot" element={<ChatbotPage />} />
+        </Route>
+        <Route element={<RequireRole allow={ADMIN_ROLES} />}>
+          <Route path="/admin/*" element={<AdminApp />} />
+        </Route>
+        <Route element={<RequireRole allow={CLINICAL_ROLES} />}>
+          <Route path="/clinical-form" element={<ClinicalAssessmentPage />} />
+          <Route path="/pcp" element={<PcpLayout />}>
+            <Route
+              index
+              element={
+                <Suspense fallback={<FullPageSpinner />}>
+                  <PcpDashboard />
+                </Suspense>
+              }
+            />
+            <Route path="diagnostics" element={<Suspense fallback={<FullPageSpinner />}><Diagnostics /></Suspense>} />
+            <Route path="cases" element={<Suspense fallback={<FullPageSpinner />}><CaseHistory /></Suspense>} />
+            <Route path="cases/:id" element={<Suspense fallback={<FullPageSpinner />}><CaseDetail /></Suspense>} />
+            <Route path="settings" element={<Suspense fallback={<FullPageSpinner />}><PcpSettings /></Suspense>} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Route>
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Suspense>
+  );
+}

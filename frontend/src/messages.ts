@@ -1,0 +1,59 @@
+import type { ToastInput } from './toast/toast';
+
+/**
+ * User-facing texts from the product spec (section 8), word for word, in one place.
+ *
+ * Variants: the spec says "destructive unless noted". Positive confirmations (signed in,
+ * account created, request submitted, profile saved) are shown as 'success' on purpose: a
+ * red banner that says "Welcome back!" teaches clinicians to ignore red. Change the variant
+ * here if the literal reading is wanted.
+ */
+export const TOASTS = {
+  signInSuccess: { title: 'Welcome back!', description: "You've been successfully signed in.", variant: 'success' },
+  signUpSuccess: {
+    title: 'Account created successfully!',
+    description: "You've been automatically signed in.",
+    variant: 'success',
+  },
+  pcpRequestSubmitted: {
+    title: 'Request submitted',
+    description: 'Your PCP access request has been submitted for review.',
+    variant: 'success',
+  },
+  pcpRequestNoUser: { title: 'You must be logged in to request PCP access', variant: 'destructive' },
+  profileSaved: {
+    title: 'Profile updated',
+    description: 'Your profile has been successfully updated.',
+    variant: 'success',
+  },
+  passwordChanged: { title: 'Password updated', description: 'Your password has been changed.', variant: 'success' },
+  chatNoQuestions: {
+    title: 'No Questions Available',
+    description: 'No diagnostic questions are configured. Please contact an administrator.',
+    variant: 'destructive',
+  },
+  chatStartFailed: { title: 'Error', description: 'Failed to start new session. Please try again.', variant: 'destructive' },
+  chatAnswerFailed: {
+    title: 'Error',
+    description: 'Failed to process your answer. Please try again.',
+    variant: 'destructive',
+  },
+} satisfies Record<string, ToastInput>;
+
+export const ERRORS = {
+  signIn: 'An error occurred during sign in',
+  signUp: 'An error occurred during sign up',
+  google: 'An error occurred during Google sign in',
+  profileSave: 'Failed to update profile',
+  notAuthenticated: 'User not authenticated',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  missingCredentials: 'You must provide either an email or phone number and a password',
+} as const;
+
+export { PRODUCT_NAME, TAGLINE } from './brand';
+
+export const NO_RECOMMENDATION = {
+  title: 'No Recommendation Available',
+  body: 'Based on your responses, no specific clinical recommendations are available at this time. Please consult with your healthcare provider for personalized guidance.',
+} as const;

@@ -1,0 +1,154 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { Link as RouterLink } from 'react-router-dom';
+import { getAssessmentSummary, listAssessments } from '../api/endpoints';
+import type { Assessment } from '../api/types';
+import { caseStats } from '../assessment/outcome';
+import { useAuth } from '../auth/AuthContext';
+import { EmptyBlock, ErrorBlock } from '../components/StateViews';
+import { useAsync } from '../components/useAsync';
+import { RecentCaseList } from './CaseList';
+
+const PAGE = 100;
+/** Stop paging after this many cases; the figures then say what they cover. */
+const MAX_CASES = 1000;
+
+export async function loadCaseStats() {
+  const first = await listAssessments([0, PAGE - 1]);
+  const items: Assessment[] = [...first.data];
+  while (items.length < first.total && items.length < MAX_CASES) {
+    const next = await listAssessments([items.length, items.length + PAGE - 1]);
+    if (!next.data.length) break;
+    items.push(...next.data);
+  }
+  const summary = await getAssessmentSummary().catch(() => null);
+  const activeRules = summary && typeof summary.active_rules === 'number' ? summary.active_rules : null;
+  return { items, total: first.total, stats: caseStats(first.total, items), activeRules, partial: items.length < first.total };
+}
+
+function Stat({ label, value, hint, loading }: { label: string; value: string; hint: string; loading: boolean }) {
+  return (
+    <Card component="section" aria-label={label}>
+      <CardContent>
+        <Typography variant="body2" color="text.secondary" component="h2" sx={{ fontWeight: 600 }}>
+          {label}
+        </Typography>
+        {loading ? (
+          <Skeleton width={64} height={44} aria-hidden="true" />
+        ) : (
+          <Typography sx={{ fontSize: '2rem', fontWeight: 700 }} data-testid={`stat-${label}`}>
+            {value}
+          </Typography>
+        )}
+        <Typography variant="body2" color="text.secondary">
+          {hint}
+        </Typography>
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function PcpDashboard() {
+  const { user } = useAuth();
+  const { data, error, loading, reload } = useAsync(loadCaseStats, []);
+  const stats = data?.stats;
+
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 1200, mx: 'auto' }}>
+      <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: { md: 'center' }, gap: 2, flexDirection: { xs: 'column', md: 'row' } }}>
+        <Box>
+          <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
+            Welcome back, {user?.email ?? 'Doctor'}
+          </Typography>
+          <Typography color="text.secondary">Your assessments and their outcomes at a glance.</Typography>
+        </Box>
+        <Button component={RouterLink} to="/clinical-form" variant="contained" size="large" startIcon={<PlayArrowIcon />}>
+          Launch Diagnostic Assistant
+        </Button>
+      </Box>
+
+      {error ? <ErrorBlock title="Could not load your cases." error={error} onRetry={reload} /> : null}
+
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' } }} aria-busy={loading}>
+        <Stat label="Total Cases" value={stats ? String(stats.total) : '--'} hint="Assessments you started" loading={loading} />
+        {(loading || data?.activeRules != null) && (
+          <Stat label="Active Rules" value={data?.activeRules != null ? String(data.activeRules) : '--'} hint="Published rules in use" loading={loading} />
+        )}
+        <Stat
+          label="Success Rate"
+          value={stats?.successRate != null ? `${stats.successRate}%` : '--'}
+          hint={stats?.completed ? `Of ${stats.completed} completed, reached a recommendation` : 'No completed assessments yet'}
+          loading={loading}
+        />
+        <Stat label="Patients Helped" value={stats ? String(stats.helped) : '--'} hint="Completed with a recommendation" loading={loading} />
+      </Box>
+      {data?.partial && (
+        <Typography variant="body2" color="text.secondary">
+          Success Rate and Patients Helped cover your {data.items.length} most recent cases.
+        </Typography>
+      )}
+
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '3fr 2fr' } }}>
+        <Card component="section" aria-labelledby="recent-cases-title">
+          <CardHeader
+            title="Recent Cases"
+            slotProps={{ title: { id: 'recent-cases-title', component: 'h2', variant: 'h4' } }}
+            action={
+              <Button component={RouterLink} to="/pcp/cases" size="small">
+                View all
+              </Button>
+            }
+          />
+          <CardContent sx={{ pt: 0 }}>
+            {loading && (
+              <Stack spacing={1} role="status" aria-label="Loading recent cases">
+                {[0, 1, 2].map((i) => (
+                  <Skeleton key={i} height={48} />
+                ))}
+              </Stack>
+            )}
+            {!loading && data && data.items.length === 0 && (
+              <EmptyBlock title="No cases yet">Launch the Diagnostic Assistant to start your first assessment.</EmptyBlock>
+            )}
+            {!loading && data && data.items.length > 0 && <RecentCaseList items={data.items.slice(0, 5)} />}
+            {!loading && error ? <Typography color="text.secondary">Recent cases are unavailable.</Typography> : null}
+          </CardContent>
+        </Card>
+        <Card component="section" aria-labelledby="how-title">
+          <CardHeader title="How It Works" slotProps={{ title: { id: 'how-title', component: 'h2', variant: 'h4' } }} />
+          <CardContent sx={{ pt: 0 }}>
+            <Stack component="ol" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+              {[
+                ['Input patient data', 'Answer one question at a time about the patient.'],
+                ['AI analysis', 'Published diagnostic rules are evaluated after every answer.'],
+                ['Get recommendations', 'See the recommendation, its severity and the conditions it is based on.'],
+              ].map(([title, text], i) => (
+                <Box component="li" key={title} sx={{ display: 'flex', gap: 1.5 }}>
+                  <Box aria-hidden="true" sx={{ width: 32, height: 32, borderRadius: '50%', bgcolor: 'primary.main', color: 'primary.contrastText', display: 'grid', placeItems: 'center', fontWeight: 700, flexShrink: 0 }}>
+                    {i + 1}
+                  </Box>
+                  <Box>
+                    <Typography sx={{ fontWeight: 600 }}>
+                      <span className="visually-hidden">Step {i + 1}: </span>
+                      {title}
+                    </Typography>
+                    <Typography variant="body2" color="text.secondary">
+                      {text}
+                    </Typography>
+                  </Box>
+                </Box>
+              ))}
+            </Stack>
+          </CardContent>
+        </Card>
+      </Box>
+    </Stack>
+  );
+}

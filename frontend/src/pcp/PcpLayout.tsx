@@ -1,0 +1,20 @@
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import AssignmentIcon from '@mui/icons-material/Assignment';
+import PsychologyIcon from '@mui/icons-material/Psychology';
+import ChatIcon from '@mui/icons-material/Chat';
+import HistoryIcon from '@mui/icons-material/History';
+import SettingsIcon from '@mui/icons-material/Settings';
+import { ConsoleLayout, type MenuItem } from '../components/ConsoleLayout';
+
+export const PCP_MENU: MenuItem[] = [
+  { label: 'Dashboard', to: '/pcp', icon: DashboardIcon, end: true },
+  { label: 'Clinical Form', to: '/clinical-form', icon: AssignmentIcon },
+  { label: 'Diagnostic Assistant', to: '/pcp/diagnostics', icon: PsychologyIcon },
+  { label: 'AI Chat Assistant', to: '/chatbot', icon: ChatIcon },
+  { label: 'Case History', to: '/pcp/cases', icon: HistoryIcon },
+  { label: 'Settings', to: '/pcp/settings', icon: SettingsIcon },
+];
+
+export default function PcpLayout() {
+  return <ConsoleLayout title="PCP Console" menu={PCP_MENU} />;
+}
