@@ -32,3 +32,23 @@ describe('ownership of a new instance', () => {
     }
   });
 });
+
+describe('activity feed', () => {
+  it('lists sign-ups, requests and decisions newest first, for real', async () => {
+    const fresh = await startTestApp();
+    try {
+      const empty = await fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('owner'), password: PASSWORD });
+      const owner = { Authorization: `Bearer ${empty.body.access_token}` };
+      const u = await fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('doc'), password: PASSWORD });
+      const req = await fresh.http().post('/api/me/access-requests').set('Authorization', `Bearer ${u.body.access_token}`).send({ requested_role: 'pcp' });
+      await fresh.http().post(`/api/approvals/${req.body.id}/approve`).set(owner);
+      const feed = await fresh.http().get('/api/activity').set(owner);
+      expect(feed.status).toBe(200);
+      expect(feed.body.map((a: { type: string }) => a.type)).toEqual(['approval_approved', 'access_requested', 'signup', 'signup']);
+      expect(feed.body[0].summary).toContain(`approved PCP access for ${u.body.user.email}`);
+      expect(feed.headers['content-range']).toBe('activity 0-3/4');
+    } finally {
+      await fresh.close();
+    }
+  });
+});

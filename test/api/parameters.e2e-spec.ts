@@ -377,6 +377,10 @@ describe('cloning', () => {
     expect(change).toMatchObject({ change_type: 'created', change_reason: `Cloned from "${source.name}"` });
     const named = await t.http().post(`/api/parameters/${source.id}/clone`).set(cast.admin.auth).send({ name: uniqueName('tsh2'), display_name: 'TSH (paediatric)' });
     expect(named.body.display_name).toBe('TSH (paediatric)');
+    const long = await createParameter(t, cast.admin, { display_name: 'd'.repeat(200) });
+    const longCopy = await t.http().post(`/api/parameters/${long.id}/clone`).set(cast.admin.auth).send({ name: uniqueName('long') });
+    expect(longCopy.status).toBe(201);
+    expect(longCopy.body.display_name).toBe(`${'d'.repeat(193)} (copy)`);
   });
 
   it.each([

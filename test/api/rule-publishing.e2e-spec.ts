@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { RuleVersionsService } from '../../backend/src/modules/rules/rule-versions.service';
 import { startTestApp, type TestApp } from '../support/app';
 import { counts, createCast } from '../support/factories';
@@ -144,7 +145,14 @@ describe('published versions are immutable', () => {
 
   it('the database refuses any change to a published version', async () => {
     const { version } = await createPublishedRuleSet(t, cast.admin, [diabetes()]);
-    await expect(t.db.query(`UPDATE rule_set_versions SET rules = '[]' WHERE id = $1`, [version.id])).rejects.toThrow(/immutable/);
+    // Straight to the database, past the app (and past TypeORM's error log).
+    const client = new Client({ connectionString: t.runtime.config.databaseUrl });
+    await client.connect();
+    try {
+      await expect(client.query(`UPDATE rule_set_versions SET rules = '[]' WHERE id = $1`, [version.id])).rejects.toThrow(/immutable/);
+    } finally {
+      await client.end();
+    }
     expect((await versions.loadVersion(version.id)).rules).toHaveLength(1);
   });
 
@@ -181,7 +189,7 @@ describe('versions and diff', () => {
       published_by: cast.admin.id, published_by_email: cast.admin.email, published_at: v1.published_at,
     });
     expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/versions/2`).set(cast.admin.auth)).body).toEqual(v2);
-    for (const n of ['3', '0', 'abc', '1.5']) expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/versions/${n}`).set(cast.admin.auth)).status).toBe(404);
+    for (const n of ['3', '0', 'abc', '1.5', '99999999999']) expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/versions/${n}`).set(cast.admin.auth)).status).toBe(404);
     expect((await t.http().get('/api/rule-sets/00000000-0000-4000-8000-000000000000/versions').set(cast.admin.auth)).status).toBe(404);
   });
 

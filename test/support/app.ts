@@ -61,6 +61,8 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '1000',
     LOG_LEVEL: 'silent',
+    // Each app gets its own Redis keys, so suites and runs never see each other's jobs.
+    QUEUE_PREFIX: `cds-test-${randomBytes(4).toString('hex')}`,
     ...env,
   });
   let runtime: Runtime;

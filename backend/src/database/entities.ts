@@ -2,13 +2,14 @@ import { UserApproval } from '../modules/approvals/user-approval.entity';
 import { PARAMETER_ENTITIES } from '../modules/parameters/parameters.entities';
 import { RULE_ENTITIES } from '../modules/rules/rules.entities';
 import { AuthSession, RefreshToken } from '../modules/auth/auth-session.entity';
+import { Invitation } from '../modules/auth/invitation.entity';
 import { Profile } from '../modules/users/profile.entity';
 import { UserRole } from '../modules/users/user-role.entity';
 import { User } from '../modules/users/user.entity';
 
 /** Every entity, registered in one place for Nest and for the migration CLI. */
 export const ENTITIES = [
-  User, UserRole, Profile, UserApproval, AuthSession, RefreshToken,
+  User, UserRole, Profile, UserApproval, AuthSession, RefreshToken, Invitation,
   // feature entities: parameters, rules, assessments (spread each module's list here)
   ...PARAMETER_ENTITIES, ...RULE_ENTITIES,
 ];

@@ -50,8 +50,14 @@ export function describeCondition(c: PreparedCondition): string {
       return `before ${t}`;
     case 'after':
       return `after ${t}`;
+    case 'within_days':
+      return `within ${t} days of the assessment`;
+    case 'contains':
+      return `containing "${c.text}"`;
+    case 'starts_with':
+      return `starting with "${c.text}"`;
     default:
-      return `${c.op} ${String(c.threshold)}`;
+      return `ending with "${c.text}"`;
   }
 }
 

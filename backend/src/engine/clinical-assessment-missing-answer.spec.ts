@@ -2,7 +2,7 @@ import { clinicalStep } from './clinical';
 import { evaluateRule } from './evaluate';
 import { ANTIBODIES, aParameter, aRule, cond, TSH } from './testing/builders';
 
-describe('Clinical assessment: "(a missing answer fails the rule)"', () => {
+describe('Clinical assessment: "A missing answer fails the rule"', () => {
   const hashimoto = aRule("Hashimoto's thyroiditis", [cond(TSH.id, '>', 4.5), cond(ANTIBODIES.id, 'equals', true)]);
 
   it('never recommends a rule while one of its answers is missing', () => {

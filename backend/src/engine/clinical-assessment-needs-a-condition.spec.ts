@@ -1,7 +1,7 @@
 import { clinicalStep } from './clinical';
 import { aRule, cond, TSH } from './testing/builders';
 
-describe('Clinical assessment: "(needs at least one condition)"', () => {
+describe('Clinical assessment: "A rule needs at least one condition"', () => {
   it('never recommends a rule without conditions', () => {
     const empty = aRule('Always', []);
     const step = clinicalStep([empty, aRule('High TSH', [cond(TSH.id, '>', 4.5)])], [TSH], { [TSH.id]: 2 });

@@ -18,7 +18,7 @@ describe('Clinical assessment: "After each answer all rules are evaluated, order
       'Rule "Gamma triple" (3 conditions): undetermined',
       'Rule "Alpha pair" (2 conditions): undetermined',
       'Rule "Beta pair" (2 conditions): undetermined',
-      'Rule "Zeta single" (1 conditions): satisfied',
+      'Rule "Zeta single" (1 condition): satisfied',
     ]);
   });
 

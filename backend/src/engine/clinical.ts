@@ -307,9 +307,10 @@ export function clinicalStep(
   for (const entry of evaluated) {
     logAuthoringProblems(entry, log);
     const { rule } = entry.prepared;
+    const count = conditionCount(rule);
     log.push({
       type: 'info',
-      message: `Rule "${rule.name}" (${conditionCount(rule)} conditions): ${RESULT_WORDS[String(entry.evaluation.result) as keyof typeof RESULT_WORDS]}`,
+      message: `Rule "${rule.name}" (${count} condition${count === 1 ? '' : 's'}): ${RESULT_WORDS[String(entry.evaluation.result) as keyof typeof RESULT_WORDS]}`,
       data: { rule_id: rule.id, result: entry.evaluation.result, trace: entry.evaluation.trace },
     });
   }

@@ -5,6 +5,8 @@ import { PassportModule } from '@nestjs/passport';
 import type { AppConfig } from '../../config/app-config';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
+import { InvitationsController } from './invitations.controller';
+import { InvitationsService } from './invitations.service';
 import { AuthService } from './auth.service';
 import { GoogleStrategy } from './google.strategy';
 import { GoogleAuthGuard, JwtAuthGuard, RolesGuard } from './guards';
@@ -21,10 +23,11 @@ export class AuthModule {
         UsersModule,
         JwtModule.register({ secret: config.jwtSecret, signOptions: { algorithm: 'HS256' } }),
       ],
-      controllers: [AuthController],
+      controllers: [AuthController, InvitationsController],
       providers: [
         AuthService,
         TokensService,
+        InvitationsService,
         JwtStrategy,
         GoogleAuthGuard,
         ...(config.google ? [GoogleStrategy] : []),

@@ -12,6 +12,8 @@ import type { AuthUser } from './auth-user';
 import { passwordWeaknesses } from './password-policy';
 import { RateLimiter } from './rate-limiter';
 import { IssuedTokens, LogoutScope, TokensService } from './tokens.service';
+import { Invitation } from './invitation.entity';
+import { InvitationsService } from './invitations.service';
 
 export type Session = IssuedTokens & { user: UserJson };
 
@@ -40,6 +42,7 @@ export class AuthService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly tokens: TokensService,
     private readonly users: UsersService,
+    private readonly invitations: InvitationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.limiter = new RateLimiter(config.rateLimit.windowMs);
@@ -79,6 +82,28 @@ export class AuthService {
       await applyRole(m, userId, 'super_admin', null);
       this.logger.log('First account on this instance became super_admin');
     }
+  }
+
+  /**
+   * Accepting an invitation creates the account with the invited role. The link proved the
+   * address, so it counts as confirmed; the invitation is locked so it works exactly once.
+   */
+  async acceptInvitation(input: { token: string; password: string; first_name?: string; last_name?: string }, ip: string): Promise<Session> {
+    this.limiter.consume(`ip:${ip}`, this.config.rateLimit.perIp);
+    const preview = await this.invitations.byToken(this.db.manager, input.token, false);
+    const reasons = passwordWeaknesses(input.password, preview.email);
+    if (reasons.length) throw new DomainError('weak_password', 'Password is too weak', reasons);
+    const passwordHash = await hash(input.password, ARGON2);
+    const session = await this.db.transaction(async (m) => {
+      const inv = await this.invitations.byToken(m, input.token, true);
+      if (await m.exists(User, { where: { email: inv.email } })) throw new DomainError('email_taken', 'User already registered');
+      const user = await m.save(User, m.create(User, { email: inv.email, password_hash: passwordHash, email_confirmed_at: new Date() }));
+      await m.insert(Profile, { id: user.id, first_name: blankToNull(input.first_name), last_name: blankToNull(input.last_name) });
+      await applyRole(m, user.id, inv.role, inv.invited_by);
+      await m.update(Invitation, { id: inv.id }, { accepted_at: new Date(), accepted_user_id: user.id });
+      return this.tokens.openSession(user.id, m);
+    }).catch(uniqueViolationAs(new DomainError('email_taken', 'User already registered')));
+    return this.withUser(session);
   }
 
   async signIn(input: { email?: string; password?: string }, ip: string): Promise<Session> {

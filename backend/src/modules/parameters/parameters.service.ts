@@ -69,6 +69,7 @@ const SORT: Record<string, string> = {
 };
 export const PARAMETER_SORTABLE = Object.keys(SORT);
 const FILTERS = ['q', 'category', 'data_type', 'is_template', 'is_active', 'id'];
+const COPY = ' (copy)';
 
 export function toParameterJson(p: Parameter): ParameterJson {
   return {
@@ -279,7 +280,7 @@ export class ParametersService {
       const s = await m.findOne(Parameter, { where: { id } });
       if (!s) throw notFound('Parameter');
       const row = m.create(Parameter, {
-        name: dto.name, display_name: dto.display_name ?? `${s.display_name} (copy)`,
+        name: dto.name, display_name: dto.display_name ?? `${s.display_name.slice(0, 200 - COPY.length)}${COPY}`,
         description: s.description, data_type: s.data_type, category: s.category, units: s.units,
         is_required: s.is_required, is_template: s.is_template, template_name: s.template_name,
         validation_rules: s.validation_rules, loinc_code: s.loinc_code, question_override: s.question_override,

@@ -63,21 +63,21 @@ export function readConditions(raw: unknown[], params: ParameterCatalogue): { co
   raw.forEach((item, i) => {
     const at = `conditions[${i}]`;
     const c = item as Record<string, unknown>;
-    const own_errors = [...unknownKeys(c, CONDITION_KEYS, at), ...idProblem(c, at)];
-    if (own(c, 'type') && c.type !== 'parameter') own_errors.push({ field: `${at}.type`, message: `${at}.type must be 'parameter'` });
-    if (typeof c.value === 'string' && c.value.length > 500) own_errors.push({ field: `${at}.value`, message: `${at}.value may hold at most 500 characters` });
+    const problems = [...unknownKeys(c, CONDITION_KEYS, at), ...idProblem(c, at)];
+    if (own(c, 'type') && c.type !== 'parameter') problems.push({ field: `${at}.type`, message: `${at}.type must be 'parameter'` });
+    if (typeof c.value === 'string' && c.value.length > 500) problems.push({ field: `${at}.value`, message: `${at}.value may hold at most 500 characters` });
     const normal = normalizeCondition(c);
     const found = resolveParameter(normal.parameter, params.usable) ?? resolveParameter(normal.parameter, params.all);
     let parameter: EngineParameter | null = found?.parameter ?? null;
     if (found?.ambiguous) {
-      own_errors.push({ field: `${at}.parameter`, message: `"${normal.parameter}" fits more than one parameter; choose it by id.` });
+      problems.push({ field: `${at}.parameter`, message: `"${normal.parameter}" fits more than one parameter; choose it by id.` });
       parameter = null;
     } else if (parameter && params.isTemplate(parameter.id)) {
-      own_errors.push({ field: `${at}.parameter`, message: `"${parameter.display_name}" is a template; create a parameter from it first.` });
+      problems.push({ field: `${at}.parameter`, message: `"${parameter.display_name}" is a template; create a parameter from it first.` });
       parameter = null;
     }
     const engine = found?.ambiguous || (parameter === null && found) ? [] : validateCondition(c, parameter);
-    errors.push(...own_errors, ...engine.map((e) => ({ field: `${at}.${e.field}`, message: `Condition ${i + 1}: ${e.message}` })));
+    errors.push(...problems, ...engine.map((e) => ({ field: `${at}.${e.field}`, message: `Condition ${i + 1}: ${e.message}` })));
     conditions.push({ ...normal, id: typeof c.id === 'string' ? c.id : randomUUID(), parameter: parameter?.id ?? normal.parameter });
   });
   return { conditions, errors };

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, Patch, Post, Put, Query, type PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { notFound } from '../../common/errors';
 import { ParseIdPipe } from '../../common/uuid.pipe';
@@ -8,8 +8,14 @@ import { CreateRuleSetDto, RuleSetActivationDto, RuleSetFromTemplateDto, UpdateR
 import { parseRuleSetQuery, RuleSetsService } from './rule-sets.service';
 import { RuleVersionsService } from './rule-versions.service';
 
-/** A version number in the path; anything else names no version (404). */
-const versionPipe = new ParseIntPipe({ exceptionFactory: () => notFound('Version') });
+/** A version number in the path (1 to 999999999); anything else names no version (404). */
+@Injectable()
+class VersionNumberPipe implements PipeTransform<string, number> {
+  transform(value: string): number {
+    if (!/^[1-9]\d{0,8}$/.test(value)) throw notFound('Version');
+    return Number(value);
+  }
+}
 
 @ApiTags('rule-sets') @ApiBearerAuth()
 @Roles('admin', 'super_admin')
@@ -77,7 +83,7 @@ export class RuleSetsController {
 
   @Get(':id/versions/:number')
   @ApiOperation({ summary: 'One published version with its rules and parameters' })
-  version(@Param('id', ParseIdPipe) id: string, @Param('number', versionPipe) number: number) {
+  version(@Param('id', ParseIdPipe) id: string, @Param('number', VersionNumberPipe) number: number) {
     return this.versions.version(id, number);
   }
 

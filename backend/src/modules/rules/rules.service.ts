@@ -8,7 +8,7 @@ import { evaluateRule, type Action, type Answers, type Condition, type Condition
 import type { AuthUser } from '../auth/auth-user';
 import { assertFilterKeys, boolFilter, iso, textFilter } from '../parameters/api-helpers';
 import { answerErrors, fromStoredOutcome, readActions, readConditions, toStoredOutcome, type Outcome } from './rule-content';
-import { findRuleSet, loadCatalogue, parametersById } from './rule-store';
+import { loadCatalogue, parametersById } from './rule-store';
 import type { CreateRuleDto, CreateTestCaseDto, TestRuleDto, UpdateRuleDto, UpdateTestCaseDto } from './rules.dto';
 import { RuleSet } from './rule-set.entity';
 import { RuleTestCase } from './rule-test-case.entity';

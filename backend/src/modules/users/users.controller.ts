@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { parseListQuery } from '../../common/pagination';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../auth/auth-user';
+import { ActivityService } from './activity.service';
 import { SetRoleDto, UpdateProfileDto } from './users.dto';
 import { USER_SORTABLE, UsersService } from './users.service';
 
@@ -57,5 +58,18 @@ export class StatsController {
   @ApiOperation({ summary: 'Counts for the admin overview' })
   stats() {
     return this.users.stats();
+  }
+}
+
+@ApiTags('stats') @ApiBearerAuth()
+@Roles('admin', 'super_admin')
+@Controller('activity')
+export class ActivityController {
+  constructor(private readonly activity: ActivityService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Recent sign-ups, access requests, decisions, publishes and accepted invitations, newest first' })
+  list(@Query() query: Record<string, unknown>) {
+    return this.activity.list(parseListQuery(query, { sortable: ['at'], defaultSort: { field: 'at', order: 'DESC' }, defaultLimit: 10 }));
   }
 }
