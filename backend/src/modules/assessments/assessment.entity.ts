@@ -1,0 +1,142 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { AnswerOption, UndeterminedRule } from '../../engine';
+import { User } from '../users/user.entity';
+
+/** A published rule-set version an assessment or chat session was decided with. */
+export interface VersionRef {
+  version_id: string;
+  rule_set_id: string;
+  name: string;
+  version: number;
+}
+
+/** The question as it was put to the clinician: the answer is checked against exactly this. */
+export interface AskedQuestion {
+  parameter_id: string;
+  name: string;
+  display_name: string;
+  text: string;
+  units: string | null;
+  options: AnswerOption[];
+}
+
+export interface AnswerDetail {
+  parameter_id: string;
+  name: string;
+  display_name: string;
+  units: string | null;
+  value: unknown;
+  /** The label of the option chosen, or the value as text. */
+  label: string;
+  answered_at: string;
+}
+
+export interface BasisJson {
+  parameter_id: string | null;
+  parameter_name: string | null;
+  display_name: string | null;
+  units: string | null;
+  operator: string;
+  threshold: unknown;
+  value: unknown;
+}
+
+export interface ActionJson {
+  type: string;
+  severity: string;
+  message: string;
+  value: string | null;
+}
+
+export interface RecommendationJson {
+  rule_id: string;
+  rule_name: string;
+  rule_version: number;
+  rule_set_id: string;
+  rule_set_name: string;
+  rule_set_version_id: string;
+  description: string;
+  severity: string;
+  actions: ActionJson[];
+  basis: BasisJson[];
+  /** Rules ranked above this one that could not be decided (an answer was unknown). */
+  undetermined_higher_rules: UndeterminedRule[];
+}
+
+export interface DebugLogEntry {
+  id: string;
+  timestamp: string;
+  type: 'info' | 'success' | 'warning' | 'error';
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * A clinical assessment, persisted so PCPs keep a case history. It is decided only with the
+ * rule-set versions it started with: later edits and publishes never change it.
+ */
+@Entity('assessments')
+@Check('CHK_assessments_step', `"step" >= 1`)
+@Check('CHK_assessments_answers', `jsonb_typeof("answers") = 'object'`)
+@Check('CHK_assessments_lists', `jsonb_typeof("rule_set_versions") = 'array' AND jsonb_typeof("completed_parameter_ids") = 'array' AND jsonb_typeof("answer_details") = 'array' AND jsonb_typeof("undetermined_rules") = 'array' AND jsonb_typeof("debug_log") = 'array'`)
+@Check('CHK_assessments_completion', `"is_completed" = ("completed_at" IS NOT NULL) AND "is_completed" = ("current_parameter_id" IS NULL) AND ("recommendation" IS NULL OR "is_completed")`)
+@Index('IDX_assessments_user_created', ['user_id', 'created_at'])
+@Index('IDX_assessments_created', ['created_at'])
+// GIN (jsonb_path_ops) on rule_set_versions, for analytics by rule set; invisible to TypeORM.
+@Index('IDX_assessments_rule_set_versions', { synchronize: false })
+export class Assessment {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  user_id: string;
+
+  @Column({ type: 'jsonb' })
+  rule_set_versions: VersionRef[];
+
+  /** Keyed by parameter id. */
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  answers: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  completed_parameter_ids: string[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  answer_details: AnswerDetail[];
+
+  @Column({ type: 'uuid', nullable: true })
+  current_parameter_id: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  current_question: AskedQuestion | null;
+
+  /** 1 + the number of answers; an answer only applies to the step it was read at. */
+  @Column({ type: 'integer', default: 1 })
+  step: number;
+
+  @Column({ type: 'boolean', default: false })
+  is_completed: boolean;
+
+  @Column({ type: 'jsonb', nullable: true })
+  recommendation: RecommendationJson | null;
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  undetermined_rules: UndeterminedRule[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  debug_log: DebugLogEntry[];
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  created_at: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updated_at: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  completed_at: Date | null;
+
+  // RESTRICT: deleting a user must never silently take a clinical record with it.
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_assessments_user' })
+  user?: User;
+}

@@ -1,0 +1,87 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { AnswerOption } from '../../engine';
+import { User } from '../users/user.entity';
+import type { ActionJson, BasisJson, VersionRef } from './assessment.entity';
+
+export interface ChatMessage {
+  id: string;
+  type: 'question' | 'answer' | 'recommendation';
+  content: string;
+  parameter_id?: string;
+  options?: AnswerOption[];
+  timestamp: string;
+}
+
+/** What the session waits for: an answer to a question, or a choice between matching rules. */
+export type ChatPending =
+  | { kind: 'question'; parameter_id: string; options: AnswerOption[] }
+  | { kind: 'choice'; options: { label: string; value: string }[] };
+
+export interface MatchedRule {
+  rule_id: string;
+  rule_name: string;
+  rule_version: number;
+  rule_set_id: string;
+  rule_set_name: string;
+  /** The conditions that were checked and held. */
+  basis: BasisJson[];
+  /** The rule whose actions became final_recommendations. */
+  selected: boolean;
+}
+
+/** Spec section 3's chatbot session, plus what it waits for and the versions it was decided with. */
+@Entity('chatbot_sessions')
+@Check('CHK_chatbot_sessions_step', `"current_step" >= 1`)
+@Check('CHK_chatbot_sessions_data', `jsonb_typeof("session_data") = 'object'`)
+@Check('CHK_chatbot_sessions_lists', `jsonb_typeof("answered_parameters") = 'array' AND jsonb_typeof("matched_rules") = 'array' AND jsonb_typeof("conversation_history") = 'array' AND jsonb_typeof("rule_set_versions") = 'array'`)
+@Check('CHK_chatbot_sessions_completion', `"is_completed" = ("completed_at" IS NOT NULL) AND ("pending" IS NULL OR NOT "is_completed") AND ("final_recommendations" IS NULL OR "is_completed")`)
+@Index('IDX_chatbot_sessions_user_created', ['user_id', 'created_at'])
+export class ChatSession {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  user_id: string;
+
+  /** Answers keyed by parameter id. */
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  session_data: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  answered_parameters: string[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  matched_rules: MatchedRule[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  conversation_history: ChatMessage[];
+
+  @Column({ type: 'integer', default: 1 })
+  current_step: number;
+
+  @Column({ type: 'boolean', default: false })
+  is_completed: boolean;
+
+  /** The chosen rule's actions; [] when nothing matched; null until completed. */
+  @Column({ type: 'jsonb', nullable: true })
+  final_recommendations: ActionJson[] | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  pending: ChatPending | null;
+
+  @Column({ type: 'jsonb' })
+  rule_set_versions: VersionRef[];
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  created_at: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updated_at: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  completed_at: Date | null;
+
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_chatbot_sessions_user' })
+  user?: User;
+}
