@@ -4,6 +4,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source';
 import { ApprovalsModule } from './modules/approvals/approvals.module';
+import { AssessmentsModule } from './modules/assessments/assessments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthController } from './modules/health/health.controller';
 import { ParametersModule } from './modules/parameters/parameters.module';
@@ -26,6 +27,7 @@ export class AppModule {
         // feature modules: parameters, rules, assessments, polish (one line each, keep this order)
         ParametersModule,
         RulesModule,
+        AssessmentsModule,
         PolishModule,
       ],
       controllers: [HealthController],

@@ -11,6 +11,7 @@ const AuthPage = lazy(() => import('./pages/AuthPage'));
 const Dashboard = lazy(() => import('./pages/Dashboard'));
 const Unauthorized = lazy(() => import('./pages/Unauthorized'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const InvitePage = lazy(() => import('./pages/InvitePage'));
 const AdminApp = lazy(() => import('./admin/AdminApp'));
 const PcpLayout = lazy(() => import('./pcp/PcpLayout'));
 const PcpDashboard = lazy(() => import('./pcp/PcpDashboard'));
@@ -42,6 +43,7 @@ export function AppRoutes() {
           }
         />
         <Route path="/unauthorized" element={<Unauthorized />} />
+        <Route path="/invite/:token" element={<InvitePage />} />
         <Route element={<RequireRole />}>
           <Route path="/dashboard" element={<Dashboard />} />
           <Route path="/chatbot" element={<ChatbotPage />} />

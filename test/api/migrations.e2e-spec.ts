@@ -33,7 +33,7 @@ describe('migrations', () => {
     expect(applied.length).toBe(ds.migrations.length);
     const schema = await tables(ds);
     expect(schema).toEqual(expect.arrayContaining(['users', 'user_roles', 'profiles', 'user_approvals', 'auth_sessions', 'refresh_tokens', 'invitations',
-      'parameters', 'parameter_changes', 'rule_sets', 'rules', 'rule_set_versions', 'rule_test_cases']));
+      'parameters', 'parameter_changes', 'rule_sets', 'rules', 'rule_set_versions', 'rule_test_cases', 'assessments', 'chatbot_sessions']));
     for (let i = 0; i < applied.length; i++) await ds.undoLastMigration({ transaction: 'each' });
     expect(await tables(ds)).toEqual([]);
     await ds.runMigrations({ transaction: 'each' });

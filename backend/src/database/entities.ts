@@ -1,4 +1,5 @@
 import { UserApproval } from '../modules/approvals/user-approval.entity';
+import { ASSESSMENT_ENTITIES } from '../modules/assessments/assessments.entities';
 import { PARAMETER_ENTITIES } from '../modules/parameters/parameters.entities';
 import { RULE_ENTITIES } from '../modules/rules/rules.entities';
 import { AuthSession, RefreshToken } from '../modules/auth/auth-session.entity';
@@ -11,5 +12,5 @@ import { User } from '../modules/users/user.entity';
 export const ENTITIES = [
   User, UserRole, Profile, UserApproval, AuthSession, RefreshToken, Invitation,
   // feature entities: parameters, rules, assessments (spread each module's list here)
-  ...PARAMETER_ENTITIES, ...RULE_ENTITIES,
+  ...PARAMETER_ENTITIES, ...RULE_ENTITIES, ...ASSESSMENT_ENTITIES,
 ];

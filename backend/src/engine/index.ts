@@ -40,3 +40,5 @@ export {
   DEFAULT_RESULT_SEVERITY,
 } from './clinical';
 export { analyzeRuleSet } from './analysis';
+/** The engine's own reading of answers, for services that check answers before storing them. */
+export { isBlank, isRangeAnswer, isUnknownSentinel, toDay, toNumber } from './values';

@@ -1,17 +1,57 @@
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
+import { lazy, useMemo, useRef } from 'react';
+import { Admin, CustomRoutes, memoryStore, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { auth } from '../api';
+import { useAuth } from '../auth/AuthContext';
+import { theme } from '../theme';
+import { AdminLayout } from './layout/AdminLayout';
+import Overview from './overview/Overview';
+import { createAuthProvider } from './providers/authProvider';
+import { dataProvider } from './providers/dataProvider';
+import { ToastBridge } from './providers/ToastBridge';
+import { approvals } from './resources/approvals';
+import { parameters } from './resources/parameters';
+import { rules } from './resources/rules';
+import { users } from './resources/users';
+
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 
 /**
- * Placeholder for the admin console. Another engineer replaces it with react-admin
- * (<Admin basename="/admin" disableTelemetry>), reusing `fetchJson` and `auth` from ../api
- * and the theme from ../theme. It is lazy-loaded, so public pages never pay for it.
+ * The admin console (lazy-loaded under /admin/*, so public pages never load react-admin).
+ * react-admin runs inside the app's router, theme and auth state; nothing it keeps survives
+ * the tab (memory store), which matters on a shared clinical workstation.
  */
 export default function AdminApp() {
+  const { role } = useAuth();
+  const roleRef = useRef(role);
+  roleRef.current = role;
+  const authProvider = useMemo(() => createAuthProvider(auth, () => roleRef.current), []);
+  const store = useMemo(() => memoryStore(), []);
+
   return (
-    <Box component="main" sx={{ p: 4 }}>
-      <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
-        Admin Console
-      </Typography>
-    </Box>
+    <Admin
+      basename="/admin"
+      disableTelemetry
+      title="Admin Console"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      store={store}
+      theme={theme}
+      layout={AdminLayout}
+      dashboard={Overview}
+      notification={ToastBridge}
+      loginPage={false}
+    >
+      <Resource {...users} />
+      <Resource {...approvals} />
+      <Resource {...parameters} />
+      <Resource {...rules} />
+      <Resource name="rule-sets" />
+      <Resource name="invitations" />
+      <Resource name="parameter-changes" />
+      <CustomRoutes>
+        <Route path="/settings" element={<SettingsPage />} />
+      </CustomRoutes>
+    </Admin>
   );
 }

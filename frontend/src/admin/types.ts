@@ -35,12 +35,13 @@ export interface ApprovalRecord {
 export interface InvitationRecord {
   id: string;
   email: string;
-  role: Role;
+  role: Role | null;
   status: 'pending' | 'accepted' | 'revoked' | 'expired';
   /** Only in the answer to POST: the link is shown once. */
   url?: string;
   expires_at: string;
   created_at: string;
+  accepted_at: string | null;
   invited_by_email: string | null;
 }
 
@@ -56,7 +57,6 @@ export type ActivityType =
   | 'approval_approved'
   | 'approval_rejected'
   | 'rule_set_published'
-  | 'role_changed'
   | 'invitation_accepted';
 
 export interface ActivityItem {

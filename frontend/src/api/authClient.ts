@@ -443,6 +443,17 @@ export function createAuthClient(options: AuthClientOptions = {}) {
     return s;
   }
 
+  /**
+   * Stores a session the server issued outside the password and sign-up flows (accepting an
+   * invitation answers with one) and announces SIGNED_IN, exactly as signUp does.
+   */
+  function adoptSession(raw: Partial<Session> & { user?: User | null }): Session {
+    const s = toSession(raw);
+    save(s);
+    emit('SIGNED_IN', s);
+    return s;
+  }
+
   /** The spec's global sign-out: ends every session of the user; clears every stored auth key and emits SIGNED_OUT even if the server call fails. */
   async function signOut(): Promise<void> {
     const token = session?.access_token ?? readStored()?.access_token;
@@ -538,6 +549,7 @@ export function createAuthClient(options: AuthClientOptions = {}) {
     stopAutoRefresh,
     signInWithPassword,
     signUp,
+    adoptSession,
     signOut,
     updateUser,
     signInWithGoogle,

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { AnswerOption, UndeterminedRule } from '../../engine';
+import type { AnswerOption, Answers, UndeterminedRule } from '../../engine';
 import { User } from '../users/user.entity';
 
 /** A published rule-set version an assessment or chat session was decided with. */
@@ -96,7 +96,7 @@ export class Assessment {
 
   /** Keyed by parameter id. */
   @Column({ type: 'jsonb', default: () => `'{}'` })
-  answers: Record<string, unknown>;
+  answers: Answers;
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   completed_parameter_ids: string[];

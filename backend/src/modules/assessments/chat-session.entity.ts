@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { AnswerOption } from '../../engine';
+import type { AnswerOption, Answers } from '../../engine';
 import { User } from '../users/user.entity';
 import type { ActionJson, BasisJson, VersionRef } from './assessment.entity';
 
@@ -45,7 +45,7 @@ export class ChatSession {
 
   /** Answers keyed by parameter id. */
   @Column({ type: 'jsonb', default: () => `'{}'` })
-  session_data: Record<string, unknown>;
+  session_data: Answers;
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   answered_parameters: string[];

@@ -27,21 +27,21 @@ export const ADMIN_MENU: MenuItem[] = [
 ];
 
 class PageErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, { error: Error | null }> {
-  state: { error: Error | null } = { error: null };
+  override state: { error: Error | null } = { error: null };
 
   static getDerivedStateFromError(error: Error) {
     return { error };
   }
 
-  componentDidCatch(error: Error, info: ErrorInfo) {
+  override componentDidCatch(error: Error, info: ErrorInfo) {
     console.error('Admin page failed', error, info.componentStack);
   }
 
-  componentDidUpdate(prev: { resetKey: string }) {
+  override componentDidUpdate(prev: { resetKey: string }) {
     if (prev.resetKey !== this.props.resetKey && this.state.error) this.setState({ error: null });
   }
 
-  render() {
+  override render() {
     if (!this.state.error) return this.props.children;
     return (
       <Alert

@@ -55,7 +55,6 @@ const ACTIVITY_LABEL: Record<ActivityItem['type'], string> = {
   approval_approved: 'Approved',
   approval_rejected: 'Rejected',
   rule_set_published: 'Published',
-  role_changed: 'Role change',
   invitation_accepted: 'Invitation',
 };
 

@@ -51,8 +51,8 @@ describe('assignableRoles', () => {
     expect(assignableRoles(null, null)).toEqual([]);
   });
   it('invitations follow the same rule', () => {
-    expect(invitableRoles('admin')).toEqual(['pcp']);
-    expect(invitableRoles('super_admin')).toEqual(['pcp', 'admin', 'super_admin']);
+    expect(invitableRoles('admin')).toEqual(['pcp', null]);
+    expect(invitableRoles('super_admin')).toEqual(['pcp', 'admin', 'super_admin', null]);
     expect(invitableRoles('pcp')).toEqual([]);
   });
   it('mayDecide mirrors the server', () => {

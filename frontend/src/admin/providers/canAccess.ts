@@ -43,9 +43,9 @@ export function assignableRoles(actor: Role | null | undefined, current: Role | 
   return [];
 }
 
-/** Roles an invitation from `actor` may carry (the same rule as a role change on a new user). */
-export function invitableRoles(actor: Role | null | undefined): Role[] {
-  return assignableRoles(actor, null).filter((r): r is Role => r !== null);
+/** Roles an invitation from `actor` may carry (the server's rule for a role change on a new user). */
+export function invitableRoles(actor: Role | null | undefined): Array<Role | null> {
+  return assignableRoles(actor, null);
 }
 
 /** May `actor` approve or reject a request for `requested` from a user who has `current`? */

@@ -107,7 +107,7 @@ export const adminApi = {
   approve: (approvalId: string) => call<ApprovalRecord>('POST', `/approvals/${id(approvalId)}/approve`),
   reject: (approvalId: string, reason?: string) =>
     call<ApprovalRecord>('POST', `/approvals/${id(approvalId)}/reject`, reason ? { reason } : {}),
-  invite: (email: string, role: Role) => call<InvitationRecord>('POST', '/invitations', { email, role }),
+  invite: (email: string, role: Role | null) => call<InvitationRecord>('POST', '/invitations', { email, role }),
   revokeInvitation: (invitationId: string) => call<InvitationRecord>('DELETE', `/invitations/${id(invitationId)}`),
 
   allParameters: (filter: Record<string, unknown> = {}) => listAll<ParameterRecord>('parameters', filter, ['display_name', 'ASC']),

@@ -8,10 +8,12 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useDelete, useGetList } from 'react-admin';
+import { useAuth } from '../../../auth/AuthContext';
 import { errorMessage } from '../../../api';
 import { formatDateTime } from '../../../components/format';
 import { roleLabel } from '../../../components/RoleBadge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { invitableRoles } from '../../providers/canAccess';
 import { useToast } from '../../providers/useToast';
 import type { InvitationRecord } from '../../types';
 
@@ -25,6 +27,8 @@ export function InvitationList() {
   const [revoking, setRevoking] = useState<InvitationRecord | null>(null);
   const [remove, { isPending: removing }] = useDelete<InvitationRecord>();
   const toast = useToast();
+  const { role: actor } = useAuth();
+  const mayRevoke = (inv: InvitationRecord) => invitableRoles(actor).includes(inv.role);
 
   const confirm = () => {
     if (!revoking) return;
@@ -60,13 +64,15 @@ export function InvitationList() {
                 divider
                 disableGutters
                 secondaryAction={
-                  <Button size="small" color="error" onClick={() => setRevoking(inv)} aria-label={`Revoke the invitation of ${inv.email}`}>
-                    Revoke
-                  </Button>
+                  mayRevoke(inv) && (
+                    <Button size="small" color="error" onClick={() => setRevoking(inv)} aria-label={`Revoke the invitation of ${inv.email}`}>
+                      Revoke
+                    </Button>
+                  )
                 }
               >
                 <ListItemText
-                  primary={`${inv.email} · ${roleLabel(inv.role)}`}
+                  primary={`${inv.email} · ${inv.role ? roleLabel(inv.role) : 'No role'}`}
                   secondary={`Expires ${formatDateTime(inv.expires_at)}${inv.invited_by_email ? ` · invited by ${inv.invited_by_email}` : ''}`}
                 />
               </ListItem>

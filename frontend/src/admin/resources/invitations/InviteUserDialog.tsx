@@ -22,6 +22,7 @@ import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { InvitationRecord, Role } from '../../types';
 
+const NO_ROLE = 'none';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The link as the invitee opens it: the API answers with a path (/invite/<token>). */
@@ -42,7 +43,7 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
   const { role: actor } = useAuth();
   const roles = invitableRoles(actor);
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>(roles[0] ?? 'pcp');
+  const [role, setRole] = useState<Role | null>(roles[0] ?? 'pcp');
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
@@ -98,7 +99,7 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
           <DialogContent>
             <Stack spacing={2}>
               <DialogContentText>
-                Send this link to {created.email}. Whoever opens it sets a password and joins as {roleLabel(created.role)}. It is
+                Send this link to {created.email}. Whoever opens it sets a password and joins {created.role ? `as ${roleLabel(created.role)}` : 'without a role'}. It is
                 shown only once and expires {formatDateTime(created.expires_at)}.
               </DialogContentText>
               <TextField
@@ -148,10 +149,16 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
                 helperText={emailError || ' '}
                 disabled={saving}
               />
-              <TextField select label="Role" value={role} onChange={(ev) => setRole(ev.target.value as Role)} disabled={saving || roles.length < 2}>
+              <TextField
+                select
+                label="Role"
+                value={role ?? NO_ROLE}
+                onChange={(ev) => setRole(ev.target.value === NO_ROLE ? null : (ev.target.value as Role))}
+                disabled={saving || roles.length < 2}
+              >
                 {roles.map((r) => (
-                  <MenuItem key={r} value={r}>
-                    {roleLabel(r)}
+                  <MenuItem key={r ?? NO_ROLE} value={r ?? NO_ROLE}>
+                    {r ? roleLabel(r) : 'No role'}
                   </MenuItem>
                 ))}
               </TextField>

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Assessments1795507320000 implements MigrationInterface {
-  name = 'Assessments1795507320000';
+export class Assessments1795650060000 implements MigrationInterface {
+  name = 'Assessments1795650060000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "assessments" (

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common/errors';
+import { defaultQuestionText, type EngineParameter, type EngineRule } from '../../engine';
+import { ParametersService } from '../parameters/parameters.service';
+import { RuleVersionsService, type PublishedRuleSet } from '../rules/rule-versions.service';
+import type { VersionRef } from './assessment.entity';
+
+/** The rules an assessment or chat session is decided with: published versions, merged. */
+export interface Knowledge {
+  versions: VersionRef[];
+  rules: EngineRule[];
+  parameters: EngineParameter[];
+  parameterById: ReadonlyMap<string, EngineParameter>;
+  versionOfRuleSet: ReadonlyMap<string, VersionRef>;
+}
+
+const MAX_CACHED = 500;
+
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as K);
+  cache.set(key, value);
+  return value;
+}
+
+function refOf(set: PublishedRuleSet): VersionRef {
+  return { version_id: set.version_id, rule_set_id: set.rule_set_id, name: set.name, version: set.version };
+}
+
+/**
+ * Loads published rule-set versions through the rules module. Versions are immutable (the
+ * database refuses updates), so each is cached by id for good: every API process may keep its
+ * own copy, and an assessment in progress never re-reads what it was started with.
+ */
+@Injectable()
+export class PublishedRules {
+  private readonly versions = new Map<string, PublishedRuleSet>();
+  private readonly merged = new Map<string, Knowledge>();
+
+  constructor(private readonly ruleVersions: RuleVersionsService, private readonly parameters: ParametersService) {}
+
+  /** The latest published version of every active, published rule set: what a new session uses. */
+  async current(): Promise<Knowledge> {
+    const sets = await this.ruleVersions.loadPublishedRuleSets();
+    for (const set of sets) if (!this.versions.has(set.version_id)) remember(this.versions, set.version_id, set);
+    return this.merge(sets);
+  }
+
+  /** Exactly the versions a session started with. */
+  async of(refs: readonly VersionRef[]): Promise<Knowledge> {
+    const hit = this.merged.get(key(refs));
+    if (hit) return hit;
+    const sets: PublishedRuleSet[] = [];
+    for (const ref of refs) {
+      sets.push(this.versions.get(ref.version_id) ?? remember(this.versions, ref.version_id, await this.ruleVersions.loadVersion(ref.version_id)));
+    }
+    return this.merge(sets);
+  }
+
+  /** The chat's question wording as stored now (override, else polished, else the default); never waits on the queue. */
+  async questionText(parameter: EngineParameter): Promise<string> {
+    try {
+      return (await this.parameters.get(parameter.id)).question_text;
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'not_found') return defaultQuestionText(parameter);
+      throw e;
+    }
+  }
+
+  /** Every active parameter (spec: the chat asks all of them when no rule uses any). */
+  activeParameters(): Promise<EngineParameter[]> {
+    return this.parameters.activeEngineParameters();
+  }
+
+  private merge(sets: readonly PublishedRuleSet[]): Knowledge {
+    const versions = sets.map(refOf);
+    const hit = this.merged.get(key(versions));
+    if (hit) return hit;
+    // A parameter snapshotted by several versions: the most recently published snapshot wins.
+    const byId = new Map<string, EngineParameter>();
+    for (const set of [...sets].sort((a, b) => a.published_at.localeCompare(b.published_at))) {
+      for (const p of set.parameters) byId.set(p.id, p);
+    }
+    return remember(this.merged, key(versions), {
+      versions,
+      rules: sets.flatMap((s) => s.rules),
+      // The spec's loaded order (display name); the chat breaks ties in usage with it.
+      parameters: [...byId.values()].sort((a, b) => a.display_name.toLowerCase().localeCompare(b.display_name.toLowerCase()) || (a.id < b.id ? -1 : 1)),
+      parameterById: byId,
+      versionOfRuleSet: new Map(versions.map((v) => [v.rule_set_id, v])),
+    });
+  }
+}
+
+function key(refs: readonly { version_id: string }[]): string {
+  return refs.map((r) => r.version_id).join(',');
+}

@@ -1,0 +1,3 @@
+export default function ParameterPage() {
+  return <h1>Parameter Management</h1>;
+}

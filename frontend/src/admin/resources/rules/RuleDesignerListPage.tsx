@@ -1,0 +1,3 @@
+export default function RuleDesignerListPage() {
+  return <h1>Rule Designer</h1>;
+}
