@@ -85,6 +85,16 @@ export const MATRIX: Record<string, Access> = {
   'POST /api/parameters/:id/polish': ADMIN,
   'GET /api/polish/status': ADMIN,
   'POST /api/polish/dashboard-link': ADMIN,
+  'POST /api/assessments': CLINICAL,
+  'GET /api/assessments': CLINICAL,
+  'GET /api/assessments/summary': CLINICAL,
+  'GET /api/assessments/:id': CLINICAL,
+  'POST /api/assessments/:id/answers': CLINICAL,
+  'POST /api/chat-sessions': 'signed-in',
+  'GET /api/chat-sessions/:id': 'signed-in',
+  'POST /api/chat-sessions/:id/answers': 'signed-in',
+  'POST /api/chat-sessions/:id/choice': 'signed-in',
+  'GET /api/rule-sets/:id/analytics': ADMIN,
 };
 void CLINICAL;
 

@@ -292,12 +292,34 @@ export interface VersionSummary {
   published_at: string;
 }
 
-/** GET /api/rule-sets/:id/analytics (hit rates of the published rules). */
-export interface RuleSetAnalytics {
-  rule_set_id: string;
-  assessments: number;
+export interface RuleFigures {
+  rule_id: string;
+  rule_name: string;
+  matches: number;
+  /** matches / completed assessments that evaluated the set; null when there were none. */
+  share: number | null;
+}
+
+export interface PeriodFigures {
+  start: string;
+  end: string;
+  completed: number;
+  matched: number;
+  matched_by_other_sets: number;
   no_match: number;
   no_match_rate: number | null;
-  rules: Array<{ rule_id: string; rule_name: string; hits: number; hit_rate: number | null }>;
-  [key: string]: unknown;
+  rules: RuleFigures[];
+}
+
+export type AnalyticsPeriod = 'day' | 'week' | 'month';
+
+/** GET /api/rule-sets/:id/analytics: hit rates of the published rules and the no-match rate. */
+export interface RuleSetAnalytics {
+  rule_set_id: string;
+  latest_version: number | null;
+  period: AnalyticsPeriod;
+  from: string;
+  to: string;
+  totals: Omit<PeriodFigures, 'start' | 'end'>;
+  periods: PeriodFigures[];
 }

@@ -1,6 +1,4 @@
-import { typeClassOf, type AnswerOption, type EngineParameter } from '../../engine';
-// Not re-exported by the engine's index; the engine's own reading of dates and ranges.
-import { isRangeAnswer, toDay } from '../../engine/values';
+import { isRangeAnswer, toDay, typeClassOf, type AnswerOption, type EngineParameter } from '../../engine';
 import { sameJson } from '../parameters/api-helpers';
 
 export const MAX_TEXT_ANSWER = 1000;

@@ -62,7 +62,8 @@ const MAX_ATTEMPTS = 5;
 
 export const isAdministrator = (user: AuthUser) => user.role === 'admin' || user.role === 'super_admin';
 
-const json = (value: unknown) => JSON.stringify(value);
+/** A jsonb parameter; null stays SQL NULL (not the JSON value null). */
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 function staleStep(row: Row): DomainError {
   return new DomainError('stale_step', 'This assessment has moved on since that question was shown; reload it and answer the current question.', {
@@ -121,11 +122,11 @@ export class AssessmentsService {
       if (last === dto.parameter_id && sameJson(row.answers[last], dto.value) && (dto.step === undefined || dto.step === row.step - 1)) {
         return toJson(row);
       }
+      if (row.completed_parameter_ids.includes(dto.parameter_id)) throw staleStep(row);
       if (row.is_completed) throw conflict('This assessment is already completed; start a new one.', { step: row.step });
       if (dto.step !== undefined && dto.step !== row.step) throw staleStep(row);
       const question = row.current_question!;
       if (dto.parameter_id !== question.parameter_id) {
-        if (row.completed_parameter_ids.includes(dto.parameter_id)) throw staleStep(row);
         throw validationFailed([{ field: 'parameter_id', message: `This parameter was not asked; the current question is about ${question.display_name}` }]);
       }
       const k = await this.published.of(row.rule_set_versions);

@@ -40,7 +40,8 @@ type Changes = Pick<Row, 'session_data' | 'answered_parameters' | 'matched_rules
 const COLUMNS = `id, user_id, session_data, answered_parameters, matched_rules, conversation_history, current_step, is_completed,
   final_recommendations, pending, rule_set_versions, created_at, updated_at, completed_at`;
 const MAX_ATTEMPTS = 5;
-const json = (value: unknown) => JSON.stringify(value);
+/** A jsonb parameter; null stays SQL NULL (not the JSON value null). */
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 function staleStep(row: Row): DomainError {
   return new DomainError('stale_step', 'This conversation has moved on since that question was shown; reload it and answer the current question.', {
@@ -86,16 +87,14 @@ export class ChatSessionsService {
       const last = row.answered_parameters.at(-1);
       // A repeated request for the answer just recorded changes nothing.
       if (last === dto.parameter_id && sameJson(row.session_data[last], dto.value)) return null;
+      if (row.answered_parameters.includes(dto.parameter_id)) throw staleStep(row);
       if (row.is_completed) throw conflict('This chat session is already completed; start a new one.');
       const pending = row.pending;
       if (!pending) throw conflict('This chat session has no question to answer.');
       if (pending.kind === 'choice') {
         throw validationFailed([{ field: 'parameter_id', message: 'No question is waiting for an answer: choose one of the recommendations offered' }]);
       }
-      if (dto.parameter_id !== pending.parameter_id) {
-        if (row.answered_parameters.includes(dto.parameter_id)) throw staleStep(row);
-        throw validationFailed([{ field: 'parameter_id', message: 'This parameter was not asked' }]);
-      }
+      if (dto.parameter_id !== pending.parameter_id) throw validationFailed([{ field: 'parameter_id', message: 'This parameter was not asked' }]);
       const k = await this.published.of(row.rule_set_versions);
       const parameters = await this.parametersFor(k);
       const parameter = parameters.find((p) => p.id === pending.parameter_id) ?? k.parameterById.get(pending.parameter_id);

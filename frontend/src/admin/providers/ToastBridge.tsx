@@ -15,11 +15,13 @@ const VARIANT: Record<NotificationType, ToastVariant> = {
  * title and a description travels as `notify(description, { type, toast })`.
  */
 export function ToastBridge() {
-  const { notifications, takeNotification } = useNotificationContext();
+  const { notifications, setNotifications } = useNotificationContext();
   const translate = useTranslate();
   useEffect(() => {
     if (!notifications.length) return;
-    for (let n = takeNotification(); n; n = takeNotification()) {
+    // Take exactly the ones seen here; any added meanwhile stay for the next run.
+    setNotifications((current) => current.slice(notifications.length));
+    for (const n of notifications) {
       const options = n.notificationOptions ?? {};
       const spec = options.toast as ToastInput | undefined;
       if (spec) {
@@ -29,6 +31,6 @@ export function ToastBridge() {
       const message = typeof n.message === 'string' ? translate(n.message, { _: n.message, ...(options.messageArgs ?? {}) }) : '';
       toast({ title: message || 'Error', variant: VARIANT[n.type] ?? 'default' });
     }
-  }, [notifications, takeNotification, translate]);
+  }, [notifications, setNotifications, translate]);
   return null;
 }

@@ -3,6 +3,7 @@ import type { DataProvider, fetchUtils } from 'react-admin';
 import { fetchJson } from '../../api';
 import type {
   ActivityItem,
+  AnalyticsPeriod,
   AnalysisResult,
   ApprovalRecord,
   DiffResult,
@@ -135,7 +136,8 @@ export const adminApi = {
       body: JSON.stringify({ rules: rules.map((r) => ({ ...ruleBody(r as Partial<RuleRecord>), ...(r.id ? { id: r.id } : {}) })) }),
       signal,
     }).then((r) => r.json),
-  analytics: (ruleSetId: string) => call<RuleSetAnalytics>('GET', `/rule-sets/${id(ruleSetId)}/analytics`),
+  analytics: (ruleSetId: string, period: AnalyticsPeriod = 'month') =>
+    call<RuleSetAnalytics>('GET', `/rule-sets/${id(ruleSetId)}/analytics?${q({ period })}`),
 
   cloneRule: (ruleId: string) => call<RuleRecord>('POST', `/rules/${id(ruleId)}/clone`),
   testRule: (ruleId: string, answers: Record<string, unknown>, referenceDate?: string) =>

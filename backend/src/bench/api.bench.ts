@@ -1,0 +1,200 @@
+/**
+ * npm run bench:api — clinical assessments through the whole API against real PostgreSQL:
+ * CLIENTS concurrent clients each start an assessment and answer it to the end, again and
+ * again. Compared with the database-bound limit measured on the same database: pgbench, same
+ * client count, one SELECT plus one UPDATE per transaction on a scratch table.
+ *
+ * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/postgres); the
+ * bench works in a scratch database it creates there and drops afterwards. The load runs in a
+ * worker thread so that it does not share the API's event loop.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Client } from 'pg';
+import { loadConfig } from '../config/app-config';
+import { startRuntime } from '../runtime';
+
+const CLIENTS = Number(process.env.CLIENTS ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+const USERS = 20;
+const PGBENCH_ROWS = 100_000;
+
+interface LoadInput { url: string; tokens: string[]; clients: number; warmupMs: number; measureMs: number }
+interface LoadResult { latencies: number[]; assessments: number; errors: string[] }
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/** The worker: each client starts an assessment and answers until it completes; only requests after the warm-up count. */
+async function load({ url, tokens, clients, warmupMs, measureMs }: LoadInput): Promise<LoadResult> {
+  const from = performance.now() + warmupMs;
+  const until = from + measureMs;
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  let assessments = 0;
+  await Promise.all(Array.from({ length: clients }, async (_, c) => {
+    const headers = { authorization: `Bearer ${tokens[c % tokens.length]}`, 'content-type': 'application/json' };
+    const call = async (path: string, body: unknown) => {
+      const t0 = performance.now();
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const json = (await res.json()) as { id: string; current_question: { parameter_id: string; options: { value: unknown }[] } | null };
+      const t1 = performance.now();
+      if (res.status >= 300) errors.push(`${path} ${res.status} ${JSON.stringify(json)}`);
+      else if (t0 >= from && t1 <= until) latencies.push(t1 - t0);
+      return res.status < 300 ? json : null;
+    };
+    let turn = c;
+    while (performance.now() < until && errors.length < 10) {
+      let a = await call('/api/assessments', { mode: 'clinical' });
+      while (a?.current_question && performance.now() < until) {
+        const { parameter_id, options } = a.current_question;
+        a = await call(`/api/assessments/${a.id}/answers`, { parameter_id, value: options[turn++ % options.length].value });
+      }
+      if (a && !a.current_question && performance.now() <= until) assessments += 1;
+    }
+  }));
+  return { latencies, assessments, errors };
+}
+
+if (!isMainThread) {
+  load(workerData as LoadInput).then((r) => parentPort!.postMessage(r));
+}
+
+async function http(url: string, method: string, path: string, token: string | null, body?: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A small thyroid knowledge base: every assessment asks two or three questions. */
+async function seed(url: string) {
+  const signUp = (email: string) => http(url, 'POST', '/api/auth/signup', null, { email, password: 'correct horse battery staple' });
+  const admin = (await signUp('bench.admin@clinic.test')).access_token as string; // the first account is the super_admin
+  const parameter = (body: object) => http(url, 'POST', '/api/parameters', admin, { category: 'labs', ...body });
+  const tsh = await parameter({ name: 'TSH', display_name: 'TSH', data_type: 'number', units: 'mIU/L' });
+  const antibodies = await parameter({ name: 'Antibodies', display_name: 'Thyroid antibodies', data_type: 'boolean' });
+  const weight = await parameter({ name: 'Wt_lb', display_name: 'Weight', data_type: 'number', units: 'lb', category: 'vitals' });
+  const set = await http(url, 'POST', '/api/rule-sets', admin, { name: 'Thyroid and weight' });
+  const rule = (name: string, conditions: object[], message: string) =>
+    http(url, 'POST', '/api/rules', admin, { rule_set_id: set.id, name, conditions, actions: [{ type: 'recommendation', severity: 'medium', message }] });
+  await rule("Hashimoto's thyroiditis", [{ parameter: tsh.id, operator: '>', value: 4.5 }, { parameter: antibodies.id, operator: 'equals', value: true }], 'Refer to endocrinology');
+  await rule('Subclinical hypothyroidism', [{ parameter: tsh.id, operator: '>', value: 4.5 }], 'Recheck TSH in 6 weeks');
+  await rule('Weight management', [{ parameter: weight.id, operator: '>', value: 250 }], 'Refer to a dietitian');
+  await http(url, 'POST', `/api/rule-sets/${set.id}/publish`, admin);
+  const tokens: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const session = await signUp(`bench.pcp${i}@clinic.test`);
+    await http(url, 'PUT', `/api/users/${session.user.id}/role`, admin, { role: 'pcp' });
+    tokens.push(session.access_token);
+  }
+  return tokens;
+}
+
+/** pgbench on the same database: one SELECT and one UPDATE of a random row per transaction. */
+function pgbench(url: URL, clients: number, seconds: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-pgbench-'));
+  try {
+    const script = join(dir, 'select-update.sql');
+    writeFileSync(script, [
+      `\\set id random(1, ${PGBENCH_ROWS})`,
+      'BEGIN;',
+      'SELECT n FROM bench_pgbench WHERE id = :id;',
+      'UPDATE bench_pgbench SET n = n + 1 WHERE id = :id;',
+      'END;',
+    ].join('\n'));
+    const args = ['-n', '-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres'),
+      '-c', String(clients), '-j', String(Math.min(clients, cpus().length)), '-T', String(seconds),
+      '-f', script, '-l', `--log-prefix=${join(dir, 'log')}`, url.pathname.slice(1)];
+    const run = spawnSync('pgbench', args, { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(url.password) } });
+    if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr || run.error}`);
+    const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1]);
+    // Per-transaction log lines: client_id transaction_no time_us script_no epoch epoch_us
+    const latencies = readdirSync(dir).filter((f) => f.startsWith('log')).flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => Number(line.split(' ')[2]) / 1000));
+    latencies.sort((a, b) => a - b);
+    return { tps, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The server is shared: when other clients hold the slots pgbench needs, wait for them and retry. */
+async function withFreeConnections<T>(run: () => T): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return run();
+    } catch (e) {
+      if (attempt === 10 || !/too many clients/.test(String(e))) throw e;
+      console.error(`pgbench: not enough free connections (attempt ${attempt}); retrying in 10 s`);
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  }
+}
+
+async function main() {
+  const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const name = `cds_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: server.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const scratch = new URL(server.toString());
+  scratch.pathname = `/${name}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-api-'));
+  try {
+    const config = loadConfig({
+      ...process.env, DATABASE_URL: scratch.toString(), DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent',
+      AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
+    });
+    const runtime = await startRuntime(config);
+    let api: LoadResult;
+    try {
+      const tokens = await seed(runtime.url);
+      api = await new Promise<LoadResult>((resolve, reject) => {
+        const worker = new Worker(__filename, { workerData: { url: runtime.url, tokens, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 } satisfies LoadInput });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+    } finally {
+      await runtime.close(); // frees its connections before pgbench opens its own
+    }
+    if (api.errors.length) throw new Error(`API errors:\n${api.errors.join('\n')}`);
+
+    const db = new Client({ connectionString: scratch.toString() });
+    await db.connect();
+    await db.query('CREATE TABLE bench_pgbench (id integer PRIMARY KEY, n integer NOT NULL DEFAULT 0)');
+    await db.query(`INSERT INTO bench_pgbench (id) SELECT generate_series(1, ${PGBENCH_ROWS})`);
+    await db.query('VACUUM ANALYZE bench_pgbench');
+    const [{ version }] = (await db.query('SELECT version()')).rows;
+    await db.end();
+    const floor = await withFreeConnections(() => pgbench(scratch, CLIENTS, SECONDS));
+
+    const latencies = api.latencies.sort((a, b) => a - b);
+    const perSecond = latencies.length / SECONDS;
+    console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}); ${String(version).split(' on ')[0]}`);
+    console.log(`${CLIENTS} clients, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
+    console.log(`pgbench select+update (floor): ${floor.tps.toFixed(1)} tx/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`);
+    console.log(`API start + answers:           ${perSecond.toFixed(1)} req/s  p50 ${percentile(latencies, 0.5).toFixed(1)} ms  p99 ${percentile(latencies, 0.99).toFixed(1)} ms  (${(api.assessments / SECONDS).toFixed(1)} completed assessments/s)`);
+    console.log(`ratio API / pgbench: ${(perSecond / floor.tps).toFixed(2)} (goal >= 0.50)`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+if (isMainThread) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,168 @@
+import { memo, useMemo } from 'react';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { Background, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { SvgIconProps } from '@mui/material/SvgIcon';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
+import RecommendIcon from '@mui/icons-material/Recommend';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import CampaignIcon from '@mui/icons-material/Campaign';
+import SendIcon from '@mui/icons-material/Send';
+import MedicationIcon from '@mui/icons-material/Medication';
+import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
+import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import type { ParameterRecord } from '../types';
+import type { RuleDraft } from './draft';
+import { buildFlow, type FlowNode } from './flow';
+
+export const ACTION_ICONS: Record<string, React.ComponentType<SvgIconProps>> = {
+  alert: NotificationsActiveIcon,
+  recommendation: RecommendIcon,
+  warning: WarningAmberIcon,
+  notification: CampaignIcon,
+  referral: SendIcon,
+  medication: MedicationIcon,
+  lifestyle: DirectionsRunIcon,
+  monitoring: MonitorHeartIcon,
+};
+
+type Data = FlowNode['data'];
+type FlowNodeProps = NodeProps<Node<Data>>;
+
+const box = {
+  px: 1.5,
+  py: 1,
+  borderRadius: 1.5,
+  border: 1,
+  fontSize: '0.8rem',
+  width: 200,
+  textAlign: 'center' as const,
+  bgcolor: 'background.paper',
+};
+
+const hidden = { opacity: 0, pointerEvents: 'none' as const };
+
+const StartNode = memo(function StartNode({ data }: FlowNodeProps) {
+  return (
+    <Box sx={{ ...box, bgcolor: 'primary.main', color: 'primary.contrastText', borderColor: 'primary.main', display: 'flex', gap: 0.5, alignItems: 'center', justifyContent: 'center', fontWeight: 600 }}>
+      <PlayArrowIcon fontSize="small" aria-hidden="true" />
+      <span>{data.label}</span>
+      <Handle type="source" position={Position.Bottom} style={hidden} />
+    </Box>
+  );
+});
+
+const ConditionNode = memo(function ConditionNode({ data }: FlowNodeProps) {
+  return (
+    <Box sx={{ ...box, borderColor: 'primary.main' }}>
+      <Handle type="target" position={Position.Top} style={hidden} />
+      {data.label}
+      <Handle type="source" position={Position.Bottom} style={hidden} />
+    </Box>
+  );
+});
+
+const DecisionNode = memo(function DecisionNode({ data }: FlowNodeProps) {
+  return (
+    <Box sx={{ ...box, width: 160, borderColor: 'warning.main', bgcolor: 'warning.light', fontWeight: 700, borderWidth: 2 }}>
+      <Handle type="target" position={Position.Top} style={hidden} />
+      {data.label}
+      <Handle type="source" position={Position.Bottom} style={hidden} />
+    </Box>
+  );
+});
+
+const ActionNode = memo(function ActionNode({ data }: FlowNodeProps) {
+  const Icon = ACTION_ICONS[data.actionType ?? ''] ?? RecommendIcon;
+  return (
+    <Box sx={{ ...box, borderColor: 'success.main', bgcolor: 'success.light', display: 'flex', gap: 1, alignItems: 'flex-start', textAlign: 'left' }} data-action-type={data.actionType}>
+      <Handle type="target" position={Position.Top} style={hidden} />
+      <Icon fontSize="small" sx={{ color: 'success.dark', flexShrink: 0 }} aria-label={data.actionType} />
+      <span>{data.label}</span>
+    </Box>
+  );
+});
+
+const NoteNode = memo(function NoteNode({ data }: FlowNodeProps) {
+  return (
+    <Box sx={{ ...box, borderStyle: 'dashed', borderColor: 'divider', color: 'text.secondary' }}>
+      <Handle type="target" position={Position.Top} style={hidden} />
+      {data.label}
+    </Box>
+  );
+});
+
+// Outside any component, so React Flow never sees a new object and re-mounts the nodes.
+const nodeTypes: NodeTypes = { start: StartNode, condition: ConditionNode, decision: DecisionNode, action: ActionNode, note: NoteNode };
+
+/** Spec section 2: the preview panel (24 rem high) beside the designer's form. */
+export default function RuleFlowPreview({ draft, parameters }: { draft: Pick<RuleDraft, 'name' | 'conditions' | 'actions'>; parameters: ParameterRecord[] }) {
+  const model = useMemo(() => buildFlow(draft, parameters), [draft, parameters]);
+  const nodes = useMemo<Node<Data>[]>(() => (model.empty ? [] : model.nodes.map((n) => ({ ...n, draggable: false, selectable: false }))), [model]);
+  const edges = useMemo<Edge[]>(
+    () =>
+      model.empty
+        ? []
+        : model.edges.map((e) => ({
+            ...e,
+            type: 'smoothstep',
+            labelStyle: { fontWeight: 700, fontSize: 11 },
+            labelBgStyle: { fill: '#ffffff' },
+            style: { stroke: '#475467' },
+          })),
+    [model],
+  );
+
+  return (
+    <Box
+      component="figure"
+      aria-label="Rule preview"
+      data-testid="rule-preview"
+      sx={{ m: 0, height: '24rem', border: 1, borderColor: 'divider', borderRadius: 1.5, bgcolor: 'background.default', position: 'relative', overflow: 'hidden' }}
+    >
+      {model.empty ? (
+        <Box sx={{ height: '100%', display: 'grid', placeItems: 'center', p: 2 }}>
+          <Typography color="text.secondary">{model.message}</Typography>
+        </Box>
+      ) : (
+        <>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            fitView
+            fitViewOptions={{ padding: 0.15 }}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            nodesFocusable={false}
+            edgesFocusable={false}
+            elementsSelectable={false}
+            zoomOnScroll={false}
+            preventScrolling={false}
+            minZoom={0.2}
+            aria-hidden="true"
+          >
+            <Background gap={16} size={1} />
+          </ReactFlow>
+          {/* The diagram for screen readers: the same flow as a list. */}
+          <Box component="figcaption" className="visually-hidden">
+            <ol aria-label="Rule flow">
+              {model.nodes.map((n) => {
+                const into = model.edges.find((e) => e.target === n.id && e.label);
+                return (
+                  <li key={n.id}>
+                    {into ? `${into.label}: ` : ''}
+                    {n.type === 'action' ? `${n.data.actionType}: ` : ''}
+                    {n.data.label}
+                  </li>
+                );
+              })}
+            </ol>
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,351 @@
+import { startTestApp, type TestApp } from '../support/app';
+import { counts, createCast, createUser, type TestUser } from '../support/factories';
+import {
+  action, cond, createParameter, createPublishedRuleSet, expectStatus, publish, updateRule, type ParameterJson,
+} from '../support/clinical-factories';
+
+let t: TestApp;
+let cast: Awaited<ReturnType<typeof createCast>>;
+let pcp2: TestUser;
+let tsh: ParameterJson;
+let antibodies: ParameterJson;
+let weight: ParameterJson;
+
+const NO_MATCH = 'Assessment completed without finding a matching rule';
+
+beforeAll(async () => {
+  t = await startTestApp();
+  cast = await createCast(t);
+  pcp2 = await createUser(t, 'pcp');
+  tsh = await createParameter(t, cast.admin, { name: 'TSH', display_name: 'TSH', units: 'mIU/L', question_override: "What is the patient's TSH?" });
+  antibodies = await createParameter(t, cast.admin, { name: 'Antibodies', display_name: 'Thyroid antibodies', data_type: 'boolean' });
+  weight = await createParameter(t, cast.admin, { name: 'Wt_lb', display_name: 'Weight', units: 'lb', category: 'vitals' });
+});
+afterAll(async () => { await t?.close(); });
+
+// Assessments evaluate every active published rule set: each scenario starts from its own.
+beforeEach(async () => { await t.db.query('UPDATE rule_sets SET is_active = false'); });
+
+const hashimoto = () => ({
+  name: "Hashimoto's thyroiditis", description: 'Autoimmune thyroiditis is likely.', priority: 50,
+  conditions: [cond(tsh, '>', 4.5), cond(antibodies, 'equals', true)],
+  actions: [action('Refer to endocrinology', { type: 'referral', severity: 'high' }), action('Start levothyroxine', { type: 'medication' })],
+});
+const subclinical = () => ({
+  name: 'Subclinical hypothyroidism', priority: 10, conditions: [cond(tsh, '>', 4.5)],
+  actions: [action('Recheck TSH in 6 weeks', { type: 'monitoring', severity: 'low' })],
+});
+const thyroidSet = (name = 'Thyroid') => createPublishedRuleSet(t, cast.admin, [hashimoto(), subclinical()], { name });
+
+const start = async (as: TestUser) => expectStatus(await t.http().post('/api/assessments').set(as.auth).send({ mode: 'clinical' }), 201, 'start').body;
+const answer = (as: TestUser, id: string, parameter_id: string, value: unknown) =>
+  t.http().post(`/api/assessments/${id}/answers`).set(as.auth).send({ parameter_id, value });
+const answered = async (as: TestUser, id: string, parameter_id: string, value: unknown) =>
+  expectStatus(await answer(as, id, parameter_id, value), 200, 'answer').body;
+const row = async (id: string) => (await t.db.query('SELECT * FROM assessments WHERE id = $1', [id]))[0];
+
+describe('a clinical assessment', () => {
+  it('asks the first question with the clinical options and the stored wording', async () => {
+    const { ruleSet, version } = await thyroidSet();
+    const a = await start(cast.pcp);
+    expect(a).toMatchObject({
+      user_id: cast.pcp.id, is_completed: false, step: 1, current_parameter_id: tsh.id, answers: {}, completed_parameter_ids: [],
+      recommendation: null, completed_at: null,
+      current_question: {
+        parameter_id: tsh.id, name: 'TSH', display_name: 'TSH', text: "What is the patient's TSH?", units: 'mIU/L',
+        options: [{ label: 'TSH < 4.5', value: 3.5 }, { label: 'TSH ≥ 4.5', value: 5.5 }],
+      },
+      rule_set_versions: [{ rule_set_id: ruleSet.id, name: 'Thyroid', version: 1, version_id: version.id }],
+    });
+    expect(a.debug_log).toBeUndefined();
+  });
+
+  it('completes with the winning rule: its id, name and version, its actions, and the basis with each value given', async () => {
+    const { ruleSet, rules: [h] } = await thyroidSet();
+    const a = await start(cast.pcp);
+    const second = await answered(cast.pcp, a.id, tsh.id, 5.5);
+    // The one-condition rule is satisfied, but the more specific one ranked above it still waits on Antibodies.
+    expect(second).toMatchObject({ is_completed: false, step: 2, current_parameter_id: antibodies.id, answers: { [tsh.id]: 5.5 } });
+    expect(second.current_question.options).toEqual([{ label: 'Positive (Antibodies)', value: true }, { label: 'Negative (Antibodies)', value: false }]);
+
+    const done = await answered(cast.pcp, a.id, antibodies.id, true);
+    expect(done).toMatchObject({
+      is_completed: true, step: 3, current_parameter_id: null, current_question: null,
+      answers: { [tsh.id]: 5.5, [antibodies.id]: true }, completed_parameter_ids: [tsh.id, antibodies.id],
+      answer_details: [
+        { parameter_id: tsh.id, display_name: 'TSH', units: 'mIU/L', value: 5.5, label: 'TSH ≥ 4.5' },
+        { parameter_id: antibodies.id, display_name: 'Thyroid antibodies', value: true, label: 'Positive (Antibodies)' },
+      ],
+      recommendation: {
+        rule_id: h.id, rule_name: "Hashimoto's thyroiditis", rule_version: 1, rule_set_id: ruleSet.id, rule_set_name: 'Thyroid',
+        description: 'Autoimmune thyroiditis is likely.', severity: 'high',
+        actions: [
+          { type: 'referral', severity: 'high', message: 'Refer to endocrinology', value: null },
+          { type: 'medication', severity: 'medium', message: 'Start levothyroxine', value: null },
+        ],
+        basis: [
+          { parameter_id: tsh.id, parameter_name: 'TSH', display_name: 'TSH', units: 'mIU/L', operator: 'greater_than', threshold: 4.5, value: 5.5 },
+          { parameter_id: antibodies.id, parameter_name: 'Antibodies', operator: 'equals', threshold: true, value: true },
+        ],
+        undetermined_higher_rules: [],
+      },
+      undetermined_rules: [],
+    });
+    expect(Date.parse(done.completed_at)).not.toBeNaN();
+    // What the response said is what was stored.
+    expect((await t.http().get(`/api/assessments/${a.id}`).set(cast.pcp.auth)).body).toEqual(done);
+
+    const log = (await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth)).body.debug_log;
+    expect(log.at(-1)).toMatchObject({ type: 'success', message: `Rule "Hashimoto's thyroiditis" matched` });
+  });
+
+  it('with no matching rule completes without a recommendation and logs the warning', async () => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    const done = await answered(cast.pcp, a.id, tsh.id, 3.5);
+    expect(done).toMatchObject({ is_completed: true, recommendation: null, completed_parameter_ids: [tsh.id] });
+
+    const res = await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth);
+    expect(res.status).toBe(200);
+    for (const entry of res.body.debug_log) {
+      expect(Object.keys(entry).sort()).toEqual(expect.arrayContaining(['id', 'message', 'timestamp', 'type']));
+      expect(['info', 'success', 'warning', 'error']).toContain(entry.type);
+      expect(Date.parse(entry.timestamp)).not.toBeNaN();
+    }
+    expect(res.body.debug_log).toContainEqual(expect.objectContaining({ type: 'warning', message: NO_MATCH }));
+    expect(res.body.debug_log.filter((e: { type: string }) => e.type === 'success')).toEqual([]);
+    expect(res.body.debug_log[0]).toMatchObject({ type: 'info', message: 'Loaded 2 active rules from 1 published rule sets' });
+  });
+
+  it('with no published rules completes at once, with no recommendation', async () => {
+    const a = await start(cast.pcp);
+    expect(a).toMatchObject({ is_completed: true, step: 1, current_question: null, recommendation: null, rule_set_versions: [] });
+    const log = (await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth)).body.debug_log;
+    expect(log.at(-1)).toMatchObject({ type: 'warning', message: NO_MATCH });
+  });
+
+  it('evaluates several published rule sets together, each at its latest version', async () => {
+    const thyroid = await thyroidSet('Thyroid');
+    const weightSet = await createPublishedRuleSet(t, cast.admin, [{ name: 'Weight management', conditions: [cond(weight, '>', 250)], actions: [action('Refer to dietitian')] }], { name: 'Weight' });
+    const a = await start(cast.admin);
+    expect(a.rule_set_versions.map((v: { rule_set_id: string }) => v.rule_set_id).sort()).toEqual([thyroid.ruleSet.id, weightSet.ruleSet.id].sort());
+    await answered(cast.admin, a.id, tsh.id, 3.5); // rules out both thyroid rules
+    const done = await answered(cast.admin, a.id, weight.id, 251);
+    expect(done.recommendation).toMatchObject({ rule_name: 'Weight management', rule_set_id: weightSet.ruleSet.id, rule_set_name: 'Weight', rule_version: 1 });
+    expect(done.recommendation.basis).toEqual([expect.objectContaining({ parameter_id: weight.id, operator: 'greater_than', threshold: 250, value: 251 })]);
+  });
+
+  it('editing a rule after publishing changes no assessment until the next publish', async () => {
+    const { ruleSet, rules: [h] } = await thyroidSet();
+    const during = await start(cast.pcp);
+    await answered(cast.pcp, during.id, tsh.id, 5.5);
+
+    await updateRule(t, cast.admin, h, { actions: [action('Urgent endocrinology referral', { type: 'referral', severity: 'critical' })] });
+    const finished = await answered(cast.pcp, during.id, antibodies.id, true);
+    expect(finished.recommendation).toMatchObject({ rule_version: 1, actions: [{ message: 'Refer to endocrinology' }, { message: 'Start levothyroxine' }] });
+    const before = await start(cast.pcp);
+    await answered(cast.pcp, before.id, tsh.id, 5.5);
+    expect((await answered(cast.pcp, before.id, antibodies.id, true)).recommendation).toMatchObject({ rule_version: 1, severity: 'high' });
+
+    await publish(t, cast.admin, ruleSet);
+    const after = await start(cast.pcp);
+    expect(after.rule_set_versions).toEqual([expect.objectContaining({ rule_set_id: ruleSet.id, version: 2 })]);
+    await answered(cast.pcp, after.id, tsh.id, 5.5);
+    expect((await answered(cast.pcp, after.id, antibodies.id, true)).recommendation).toMatchObject({
+      rule_version: 2, severity: 'critical', actions: [{ message: 'Urgent endocrinology referral' }],
+    });
+    // The first assessment still shows what it was decided with.
+    expect((await t.http().get(`/api/assessments/${during.id}`).set(cast.pcp.auth)).body.recommendation).toEqual(finished.recommendation);
+  });
+});
+
+describe('who can reach an assessment', () => {
+  it("another user's assessment is 404, to read and to answer; an administrator may read it but not answer it", async () => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    const before = await row(a.id);
+    const res = await t.http().get(`/api/assessments/${a.id}`).set(pcp2.auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, code: 'not_found', message: 'Assessment not found' });
+    expect((await answer(pcp2, a.id, tsh.id, 5.5)).status).toBe(404);
+    expect((await answer(cast.admin, a.id, tsh.id, 5.5)).status).toBe(404);
+    expect((await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.admin.auth)).body).toMatchObject({ id: a.id, user_id: cast.pcp.id, user_email: cast.pcp.email });
+    expect(await row(a.id)).toEqual(before);
+  });
+
+  it('case history: a PCP sees their own, an administrator all (or their own with filter mine)', async () => {
+    const mine = [await start(pcp2), await start(pcp2)];
+    const theirs = await start(cast.pcp);
+    const admins = await start(cast.admin);
+
+    const own = await t.http().get('/api/assessments').query({ sort: '["created_at","DESC"]', range: '[0,99]' }).set(pcp2.auth);
+    expect(own.status).toBe(200);
+    expect(own.body.map((a: { id: string }) => a.id)).toEqual([mine[1].id, mine[0].id]);
+    expect(own.headers['content-range']).toBe('assessments 0-1/2');
+    expect(own.body[0]).not.toHaveProperty('debug_log');
+
+    const all = await t.http().get('/api/assessments').query({ range: '[0,99]' }).set(cast.admin.auth);
+    const allIds = all.body.map((a: { id: string }) => a.id);
+    expect(allIds).toEqual(expect.arrayContaining([mine[0].id, mine[1].id, theirs.id, admins.id]));
+    expect(Number(all.headers['content-range'].split('/')[1])).toBe(Number((await t.db.query('SELECT count(*)::int AS n FROM assessments'))[0].n));
+
+    const adminOwn = await t.http().get('/api/assessments').query({ filter: '{"mine":true}', range: '[0,99]' }).set(cast.admin.auth);
+    expect(adminOwn.body.every((a: { user_id: string }) => a.user_id === cast.admin.id)).toBe(true);
+    expect(adminOwn.body.map((a: { id: string }) => a.id)).toContain(admins.id);
+    const oneUser = await t.http().get('/api/assessments').query({ filter: JSON.stringify({ user_id: pcp2.id }) }).set(cast.admin.auth);
+    expect(oneUser.body.map((a: { id: string }) => a.id).sort()).toEqual(mine.map((a) => a.id).sort());
+    // A PCP cannot widen the list to someone else's cases.
+    const widened = await t.http().get('/api/assessments').query({ filter: JSON.stringify({ user_id: cast.pcp.id, mine: false }) }).set(pcp2.auth);
+    expect(widened.body).toEqual([]);
+
+    const bad = await t.http().get('/api/assessments').query({ filter: '{"owner":"me"}' }).set(pcp2.auth);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_failed');
+  });
+
+  it("the summary counts the caller's own assessments and the active published rules", async () => {
+    const user = await createUser(t, 'pcp');
+    await thyroidSet();
+    const done = await start(user);
+    await answered(user, done.id, tsh.id, 3.5);
+    const recommended = await start(user);
+    await answered(user, recommended.id, tsh.id, 5.5);
+    await answered(user, recommended.id, antibodies.id, false);
+    await start(user);
+    await start(cast.pcp);
+    const res = await t.http().get('/api/assessments/summary').set(user.auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ total: 3, completed: 2, with_recommendation: 1, active_rules: 2 });
+  });
+});
+
+describe('bad input gets a 4xx with the error body, and nothing changes', () => {
+  it.each([
+    ['a value of the wrong type', (ids: Ids) => ({ parameter_id: ids.antibodies, value: 'yes' }), 400, 'validation_failed'],
+    ['true as text', (ids: Ids) => ({ parameter_id: ids.antibodies, value: 'true' }), 400, 'validation_failed'],
+    ['no value', (ids: Ids) => ({ parameter_id: ids.antibodies }), 400, 'validation_failed'],
+    ['a null value', (ids: Ids) => ({ parameter_id: ids.antibodies, value: null }), 400, 'validation_failed'],
+    ['a parameter that was not asked', (ids: Ids) => ({ parameter_id: ids.weight, value: 300 }), 400, 'validation_failed'],
+    ['an unknown parameter', () => ({ parameter_id: '00000000-0000-4000-8000-000000000000', value: true }), 400, 'validation_failed'],
+    ['a parameter id that is not an id', () => ({ parameter_id: 'TSH', value: true }), 400, 'validation_failed'],
+    ['an unknown field', (ids: Ids) => ({ parameter_id: ids.antibodies, value: true, note: 'x' }), 400, 'validation_failed'],
+    ['a different answer to a question already answered', (ids: Ids) => ({ parameter_id: ids.tsh, value: 3.5 }), 409, 'stale_step'],
+    ['an answer for a step that has passed', (ids: Ids) => ({ parameter_id: ids.antibodies, value: true, step: 1 }), 409, 'stale_step'],
+  ])('%s', async (_name, body, status, code) => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    await answered(cast.pcp, a.id, tsh.id, 5.5);
+    const before = await row(a.id);
+    const tables = await counts(t, ['assessments']);
+    const res = await t.http().post(`/api/assessments/${a.id}/answers`).set(cast.pcp.auth).send(body({ tsh: tsh.id, antibodies: antibodies.id, weight: weight.id }));
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ statusCode: status, code, message: expect.any(String) });
+    expect(JSON.stringify(res.body)).not.toMatch(/QueryFailedError|SELECT |UPDATE |\.ts:\d+/);
+    expect(await row(a.id)).toEqual(before);
+    expect(await counts(t, ['assessments'])).toEqual(tables);
+  });
+
+  it('an answer to a completed assessment is 409 and changes nothing', async () => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    await answered(cast.pcp, a.id, tsh.id, 3.5);
+    const before = await row(a.id);
+    const res = await answer(cast.pcp, a.id, antibodies.id, true);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ statusCode: 409, code: 'conflict', message: 'This assessment is already completed; start a new one.' });
+    // A different answer to the question that completed it: the assessment has moved on.
+    expect((await answer(cast.pcp, a.id, tsh.id, 5.5)).body).toMatchObject({ statusCode: 409, code: 'stale_step' });
+    expect(await row(a.id)).toEqual(before);
+  });
+
+  it('an unknown or malformed assessment id is 404; a bad start body or debug flag is 400', async () => {
+    const tables = await counts(t, ['assessments']);
+    expect((await answer(cast.pcp, '00000000-0000-4000-8000-000000000000', tsh.id, 1)).status).toBe(404);
+    expect((await t.http().get('/api/assessments/not-an-id').set(cast.pcp.auth)).status).toBe(404);
+    expect((await t.http().post('/api/assessments').set(cast.pcp.auth).send({ mode: 'chat' })).status).toBe(400);
+    expect((await t.http().post('/api/assessments').set(cast.pcp.auth).send({ mode: 'clinical', extra: 1 })).status).toBe(400);
+    const a = await start(cast.pcp);
+    expect((await t.http().get(`/api/assessments/${a.id}?debug=yes`).set(cast.pcp.auth)).status).toBe(400);
+    expect(await counts(t, ['assessments'])).toEqual({ assessments: tables.assessments + 1 });
+  });
+});
+
+type Ids = { tsh: string; antibodies: string; weight: string };
+
+describe('answers posted at once', () => {
+  it('different answers to one question: exactly one is stored, every other gets 409 stale_step', async () => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    const values = [3.5, 5.5, 4, 6, 7, 8, 9, 10];
+    const results = await Promise.all(values.map((v) => answer(cast.pcp, a.id, tsh.id, v)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expect(r.body).toMatchObject({ statusCode: 409, code: 'stale_step' });
+    const stored = await row(a.id);
+    expect(stored.step).toBe(2);
+    expect(stored.completed_parameter_ids).toEqual([tsh.id]);
+    expect(stored.answers).toEqual({ [tsh.id]: ok[0].body.answers[tsh.id] });
+    expect(stored.answer_details).toHaveLength(1);
+    expect(stored.debug_log.filter((e: { message: string }) => e.message.startsWith('Answer: '))).toHaveLength(1);
+  });
+
+  it('the same answer sent twice at once (a double click) is stored once and both succeed', async () => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    const results = await Promise.all([1, 2, 3].map(() => answer(cast.pcp, a.id, tsh.id, 5.5)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const r of results) expect(r.body).toMatchObject({ step: 2, current_parameter_id: antibodies.id });
+    expect((await row(a.id)).answer_details).toHaveLength(1);
+  });
+
+  it('answers to different assessments at once all land', async () => {
+    await thyroidSet();
+    const many = await Promise.all(Array.from({ length: 12 }, () => start(cast.pcp)));
+    await Promise.all(many.map((a, i) => answered(cast.pcp, a.id, tsh.id, i % 2 ? 5.5 : 3.5)));
+    const finals = await Promise.all(many.map((a, i) => (i % 2 ? answered(cast.pcp, a.id, antibodies.id, i % 4 === 1) : row(a.id))));
+    expect(finals.every((f) => f.is_completed)).toBe(true);
+    const rows = await t.db.query('SELECT jsonb_array_length(completed_parameter_ids) AS n FROM assessments WHERE id = ANY($1)', [many.map((a) => a.id)]);
+    expect(rows.map((r: { n: number }) => r.n).sort()).toEqual([...Array(6).fill(1), ...Array(6).fill(2)]);
+  });
+});
+
+describe('rule analytics', () => {
+  it("gives each rule's match count and share, and the set's no-match rate, by period", async () => {
+    const { ruleSet, rules: [h, s] } = await thyroidSet('Analytics');
+    const run = async (...steps: [string, unknown][]) => {
+      const a = await start(cast.pcp);
+      for (const [p, v] of steps) await answered(cast.pcp, a.id, p, v);
+    };
+    await run([tsh.id, 5.5], [antibodies.id, true]);
+    await run([tsh.id, 5.5], [antibodies.id, true]);
+    await run([tsh.id, 5.5], [antibodies.id, false]);
+    await run([tsh.id, 3.5]);
+    await start(cast.pcp); // in progress: not counted
+
+    const res = await t.http().get(`/api/rule-sets/${ruleSet.id}/analytics`).set(cast.admin.auth);
+    expect(res.status).toBe(200);
+    const totals = {
+      completed: 4, matched: 3, matched_by_other_sets: 0, no_match: 1, no_match_rate: 0.25,
+      rules: [
+        { rule_id: s.id, rule_name: 'Subclinical hypothyroidism', matches: 1, share: 0.25 },
+        { rule_id: h.id, rule_name: "Hashimoto's thyroiditis", matches: 2, share: 0.5 },
+      ],
+    };
+    expect(res.body).toMatchObject({ rule_set_id: ruleSet.id, latest_version: 1, period: 'month', totals });
+    expect(res.body.periods).toHaveLength(12);
+    expect(res.body.periods.at(-1)).toMatchObject(totals);
+    expect(res.body.periods[0]).toMatchObject({ completed: 0, no_match_rate: null, rules: [{ matches: 0, share: null }, { matches: 0, share: null }] });
+
+    const days = await t.http().get(`/api/rule-sets/${ruleSet.id}/analytics`).query({ period: 'day', from: new Date(Date.now() - 2 * 86_400_000).toISOString() }).set(cast.admin.auth);
+    expect(days.body.periods.map((p: { completed: number }) => p.completed)).toEqual([0, 0, 4]);
+  });
+
+  it('an unknown rule set is 404, a bad period or range 400, and a PCP may not look', async () => {
+    const { ruleSet } = await thyroidSet();
+    expect((await t.http().get('/api/rule-sets/00000000-0000-4000-8000-000000000000/analytics').set(cast.admin.auth)).status).toBe(404);
+    expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/analytics?period=year`).set(cast.admin.auth)).status).toBe(400);
+    expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/analytics?from=2025-02-01&to=2025-01-01`).set(cast.admin.auth)).status).toBe(400);
+    expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/analytics?period=day&from=2000-01-01`).set(cast.admin.auth)).status).toBe(400);
+    expect((await t.http().get(`/api/rule-sets/${ruleSet.id}/analytics`).set(cast.pcp.auth)).status).toBe(403);
+  });
+});
