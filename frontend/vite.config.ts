@@ -30,5 +30,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // CI shares two cores with the API suites' leftovers; react-admin pages render slowly in jsdom there.
+    testTimeout: 30_000,
   },
 });

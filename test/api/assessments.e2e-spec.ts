@@ -114,7 +114,7 @@ describe('a clinical assessment', () => {
     }
     expect(res.body.debug_log).toContainEqual(expect.objectContaining({ type: 'warning', message: NO_MATCH }));
     expect(res.body.debug_log.filter((e: { type: string }) => e.type === 'success')).toEqual([]);
-    expect(res.body.debug_log[0]).toMatchObject({ type: 'info', message: 'Loaded 2 active rules from 1 published rule sets' });
+    expect(res.body.debug_log[0]).toMatchObject({ type: 'info', message: 'Loaded 2 active rules from 1 published rule set' });
   });
 
   it('with no published rules completes at once, with no recommendation', async () => {
@@ -219,6 +219,8 @@ describe('who can reach an assessment', () => {
   });
 });
 
+type Ids = { tsh: string; antibodies: string; weight: string };
+
 describe('bad input gets a 4xx with the error body, and nothing changes', () => {
   it.each([
     ['a value of the wrong type', (ids: Ids) => ({ parameter_id: ids.antibodies, value: 'yes' }), 400, 'validation_failed'],
@@ -269,8 +271,6 @@ describe('bad input gets a 4xx with the error body, and nothing changes', () => 
     expect(await counts(t, ['assessments'])).toEqual({ assessments: tables.assessments + 1 });
   });
 });
-
-type Ids = { tsh: string; antibodies: string; weight: string };
 
 describe('answers posted at once', () => {
   it('different answers to one question: exactly one is stored, every other gets 409 stale_step', async () => {

@@ -5,10 +5,12 @@
  * client count, one SELECT plus one UPDATE per transaction on a scratch table.
  *
  * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/postgres); the
- * bench works in a scratch database it creates there and drops afterwards. The load runs in a
- * worker thread so that it does not share the API's event loop.
+ * bench works in a scratch database it creates there and drops afterwards. API_PROCESSES
+ * (default 1) API processes share the load, as stateless API processes behind a balancer
+ * would; the load runs in a worker thread, off the API's event loop. For context it also
+ * measures an authenticated request that does no work (GET /api/auth/user).
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -16,34 +18,41 @@ import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Client } from 'pg';
 import { loadConfig } from '../config/app-config';
-import { startRuntime } from '../runtime';
+import { startRuntime, type Runtime } from '../runtime';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const API_PROCESSES = Number(process.env.API_PROCESSES ?? 1);
 const WARMUP_SECONDS = 2;
 const USERS = 20;
 const PGBENCH_ROWS = 100_000;
 
-interface LoadInput { url: string; tokens: string[]; clients: number; warmupMs: number; measureMs: number }
+type Scenario = 'assessments' | 'noop';
+interface LoadInput { urls: string[]; tokens: string[]; clients: number; warmupMs: number; measureMs: number; scenario: Scenario }
 interface LoadResult { latencies: number[]; assessments: number; errors: string[] }
+interface Question { parameter_id: string; options: { value: unknown }[] }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-/** The worker: each client starts an assessment and answers until it completes; only requests after the warm-up count. */
-async function load({ url, tokens, clients, warmupMs, measureMs }: LoadInput): Promise<LoadResult> {
+/**
+ * The load thread. 'assessments': each client starts an assessment and answers until it
+ * completes. 'noop': each client reads its user. Only requests inside the measured window count.
+ */
+async function load({ urls, tokens, clients, warmupMs, measureMs, scenario }: LoadInput): Promise<LoadResult> {
   const from = performance.now() + warmupMs;
   const until = from + measureMs;
   const latencies: number[] = [];
   const errors: string[] = [];
   let assessments = 0;
   await Promise.all(Array.from({ length: clients }, async (_, c) => {
+    const url = urls[c % urls.length];
     const headers = { authorization: `Bearer ${tokens[c % tokens.length]}`, 'content-type': 'application/json' };
-    const call = async (path: string, body: unknown) => {
+    const call = async <T>(method: string, path: string, body?: unknown): Promise<T | null> => {
       const t0 = performance.now();
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      const json = (await res.json()) as { id: string; current_question: { parameter_id: string; options: { value: unknown }[] } | null };
+      const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await res.json()) as T;
       const t1 = performance.now();
       if (res.status >= 300) errors.push(`${path} ${res.status} ${JSON.stringify(json)}`);
       else if (t0 >= from && t1 <= until) latencies.push(t1 - t0);
@@ -51,19 +60,19 @@ async function load({ url, tokens, clients, warmupMs, measureMs }: LoadInput): P
     };
     let turn = c;
     while (performance.now() < until && errors.length < 10) {
-      let a = await call('/api/assessments', { mode: 'clinical' });
+      if (scenario === 'noop') {
+        await call('GET', '/api/auth/user');
+        continue;
+      }
+      let a = await call<{ id: string; current_question: Question | null }>('POST', '/api/assessments', { mode: 'clinical' });
       while (a?.current_question && performance.now() < until) {
         const { parameter_id, options } = a.current_question;
-        a = await call(`/api/assessments/${a.id}/answers`, { parameter_id, value: options[turn++ % options.length].value });
+        a = await call('POST', `/api/assessments/${a.id}/answers`, { parameter_id, value: options[turn++ % options.length].value });
       }
       if (a && !a.current_question && performance.now() <= until) assessments += 1;
     }
   }));
   return { latencies, assessments, errors };
-}
-
-if (!isMainThread) {
-  load(workerData as LoadInput).then((r) => parentPort!.postMessage(r));
 }
 
 async function http(url: string, method: string, path: string, token: string | null, body?: unknown) {
@@ -100,6 +109,30 @@ async function seed(url: string) {
   return tokens;
 }
 
+function runLoad(input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>): Promise<LoadResult> {
+  return new Promise<LoadResult>((resolve, reject) => {
+    const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
+    const worker = new Worker(__filename, { workerData: data });
+    worker.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
+    worker.once('error', reject);
+  });
+}
+
+/** One more API process on the same database and secret; resolves with its URL. */
+function apiProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(__filename, [], { env: { ...env, BENCH_API_PROCESS: '1' } });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { url: string }) => resolve({ url: m.url, child }));
+    child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
+  });
+}
+
+async function serveApi() {
+  const runtime = await startRuntime(loadConfig(process.env));
+  process.send!({ url: runtime.url });
+  process.once('message', () => void runtime.close().then(() => process.exit(0)));
+}
+
 /** pgbench on the same database: one SELECT and one UPDATE of a random row per transaction. */
 function pgbench(url: URL, clients: number, seconds: number) {
   const dir = mkdtempSync(join(tmpdir(), 'cds-pgbench-'));
@@ -128,18 +161,11 @@ function pgbench(url: URL, clients: number, seconds: number) {
   }
 }
 
-/** The server is shared: when other clients hold the slots pgbench needs, wait for them and retry. */
-async function withFreeConnections<T>(run: () => T): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return run();
-    } catch (e) {
-      if (attempt === 10 || !/too many clients/.test(String(e))) throw e;
-      console.error(`pgbench: not enough free connections (attempt ${attempt}); retrying in 10 s`);
-      await new Promise((r) => setTimeout(r, 10_000));
-    }
-  }
-}
+const line = (label: string, r: LoadResult) => {
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  const perSecond = sorted.length / SECONDS;
+  return { perSecond, text: `${label}${perSecond.toFixed(1)} req/s  p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms` };
+};
 
 async function main() {
   const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -150,24 +176,34 @@ async function main() {
   const scratch = new URL(server.toString());
   scratch.pathname = `/${name}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-api-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, DATABASE_URL: scratch.toString(), DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent',
+    JWT_SECRET: randomBytes(32).toString('hex'), AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
+  };
+  const extra: ChildProcess[] = [];
   try {
-    const config = loadConfig({
-      ...process.env, DATABASE_URL: scratch.toString(), DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent',
-      AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
-    });
-    const runtime = await startRuntime(config);
+    let runtime: Runtime | undefined;
     let api: LoadResult;
+    let noop: LoadResult;
     try {
+      runtime = await startRuntime(loadConfig(env)); // also migrates the scratch database
+      const urls = [runtime.url];
+      for (let i = 1; i < API_PROCESSES; i++) {
+        const p = await apiProcess(env);
+        extra.push(p.child);
+        urls.push(p.url);
+      }
       const tokens = await seed(runtime.url);
-      api = await new Promise<LoadResult>((resolve, reject) => {
-        const worker = new Worker(__filename, { workerData: { url: runtime.url, tokens, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 } satisfies LoadInput });
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
+      api = await runLoad({ urls, tokens, scenario: 'assessments' });
+      noop = await runLoad({ urls, tokens, scenario: 'noop' });
     } finally {
-      await runtime.close(); // frees its connections before pgbench opens its own
+      // Frees the API's connections before pgbench opens its own.
+      for (const child of extra) {
+        child.send('close');
+        await new Promise((r) => child.once('exit', r));
+      }
+      await runtime?.close();
     }
-    if (api.errors.length) throw new Error(`API errors:\n${api.errors.join('\n')}`);
 
     const db = new Client({ connectionString: scratch.toString() });
     await db.connect();
@@ -175,16 +211,20 @@ async function main() {
     await db.query(`INSERT INTO bench_pgbench (id) SELECT generate_series(1, ${PGBENCH_ROWS})`);
     await db.query('VACUUM ANALYZE bench_pgbench');
     const [{ version }] = (await db.query('SELECT version()')).rows;
+    // pgbench needs a connection per client; on a shared server other sessions hold some of max_connections.
+    const [{ free }] = (await db.query(`SELECT current_setting('max_connections')::int - count(*)::int AS free FROM pg_stat_activity`)).rows;
     await db.end();
-    const floor = await withFreeConnections(() => pgbench(scratch, CLIENTS, SECONDS));
+    const pgbenchClients = Math.min(CLIENTS, free - 2);
+    const floor = pgbench(scratch, pgbenchClients, SECONDS);
 
-    const latencies = api.latencies.sort((a, b) => a - b);
-    const perSecond = latencies.length / SECONDS;
+    const assessments = line('API start + answers:            ', api);
     console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}); ${String(version).split(' on ')[0]}`);
-    console.log(`${CLIENTS} clients, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
-    console.log(`pgbench select+update (floor): ${floor.tps.toFixed(1)} tx/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`);
-    console.log(`API start + answers:           ${perSecond.toFixed(1)} req/s  p50 ${percentile(latencies, 0.5).toFixed(1)} ms  p99 ${percentile(latencies, 0.99).toFixed(1)} ms  (${(api.assessments / SECONDS).toFixed(1)} completed assessments/s)`);
-    console.log(`ratio API / pgbench: ${(perSecond / floor.tps).toFixed(2)} (goal >= 0.50)`);
+    console.log(`${CLIENTS} clients, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
+    if (pgbenchClients < CLIENTS) console.log(`pgbench ran ${pgbenchClients} clients: the other connection slots were in use`);
+    console.log(`pgbench select+update (floor):  ${floor.tps.toFixed(1)} tx/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`);
+    console.log(`${assessments.text}  (${(api.assessments / SECONDS).toFixed(1)} completed assessments/s)`);
+    console.log(line('context, authenticated no-op:   ', noop).text);
+    console.log(`ratio API / pgbench: ${(assessments.perSecond / floor.tps).toFixed(2)} (goal >= 0.50)`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -192,7 +232,14 @@ async function main() {
   }
 }
 
-if (isMainThread) {
+if (!isMainThread) {
+  load(workerData as LoadInput).then((r) => parentPort!.postMessage(r));
+} else if (process.env.BENCH_API_PROCESS) {
+  serveApi().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+} else {
   main().catch((e) => {
     console.error(e);
     process.exit(1);

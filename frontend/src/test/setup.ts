@@ -6,7 +6,7 @@ import { clearToasts } from '../toast/toast';
 
 // The first render of a lazy page transforms its modules on demand; under a parallel run that
 // can take more than the default 1 s.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // React Flow (admin rule designer) measures with ResizeObserver, which jsdom lacks.
 class ResizeObserverStub {

@@ -93,7 +93,7 @@ export class AssessmentsService {
     const outcome = await this.outcome(k, step, at);
     const loaded: LogEntry = {
       type: 'info',
-      message: `Loaded ${k.rules.length} active rules from ${k.versions.length} published rule sets`,
+      message: `Loaded ${k.rules.length} active rule${k.rules.length === 1 ? '' : 's'} from ${k.versions.length} published rule set${k.versions.length === 1 ? '' : 's'}`,
       data: { rule_set_versions: k.versions },
     };
     const [row] = await this.db.query(

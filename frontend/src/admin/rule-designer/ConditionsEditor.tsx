@@ -176,13 +176,15 @@ export function ConditionsEditor({
               <TextField
                 select
                 size="small"
-                label="Then"
+                label="Logic"
                 id={`condition-${i}-logic`}
                 value={c.logic}
                 onChange={(e) => update(i, { ...c, logic: e.target.value === 'OR' ? 'OR' : 'AND' })}
                 disabled={readOnly}
                 sx={{ mt: 1, width: 140 }}
-                slotProps={{ htmlInput: { 'aria-label': `Logic between condition ${i + 1} and ${i + 2}` } }}
+                slotProps={{
+                  select: { SelectDisplayProps: { 'aria-label': `Logic between condition ${i + 1} and ${i + 2}`, 'aria-labelledby': undefined } as React.HTMLAttributes<HTMLDivElement> },
+                }}
               >
                 <MenuItem value="AND">AND</MenuItem>
                 <MenuItem value="OR">OR</MenuItem>

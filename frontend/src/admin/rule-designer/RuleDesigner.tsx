@@ -272,7 +272,7 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
           <Stack spacing={2}>
             {preview && (
               <Suspense fallback={<Box sx={{ height: '24rem' }} role="status" aria-label="Loading preview" />}>
-                <RuleFlowPreview draft={draft} parameters={parameters} />
+                <RuleFlowPreview draft={draft} parameters={allParameters} />
               </Suspense>
             )}
             {!readOnly && <AnalysisPanel {...analysis} thisRuleId={thisRuleId} ruleNames={ruleNames} />}
