@@ -4,10 +4,20 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+// See src/admin/raRouterShim.ts: keeps react-router's data-router code out of the entry chunk.
+const raRouterShim = fileURLToPath(new URL('./src/admin/raRouterShim.ts', import.meta.url));
+const raRouterAdapter = /ra-core[\\/]dist[\\/]routing[\\/]adapters[\\/]reactRouterProvider\.js$/;
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [
+    react(),
+    {
+      name: 'admin-router-shim',
+      enforce: 'pre',
+      resolveId: (source, importer) => (source === 'react-router-dom' && importer && raRouterAdapter.test(importer) ? raRouterShim : null),
+    },
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

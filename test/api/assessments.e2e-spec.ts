@@ -108,7 +108,7 @@ describe('a clinical assessment', () => {
     const res = await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth);
     expect(res.status).toBe(200);
     for (const entry of res.body.debug_log) {
-      expect(Object.keys(entry).sort()).toEqual(expect.arrayContaining(['id', 'message', 'timestamp', 'type']));
+      expect(Object.keys(entry).sort()).toEqual(['data', 'id', 'message', 'timestamp', 'type']);
       expect(['info', 'success', 'warning', 'error']).toContain(entry.type);
       expect(Date.parse(entry.timestamp)).not.toBeNaN();
     }

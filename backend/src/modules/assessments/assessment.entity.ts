@@ -68,7 +68,7 @@ export interface DebugLogEntry {
   timestamp: string;
   type: 'info' | 'success' | 'warning' | 'error';
   message: string;
-  data?: unknown;
+  data: unknown;
 }
 
 /**

@@ -9,7 +9,7 @@ import { assertFilterKeys, boolFilter, iso, sameJson } from '../parameters/api-h
 import { answerLabel, answerProblem } from './answer-check';
 import type { AnswerDetail, AskedQuestion, DebugLogEntry, RecommendationJson, VersionRef } from './assessment.entity';
 import type { AnswerDto } from './assessments.dto';
-import { logEntries, toRecommendation } from './outcome';
+import { jsonb, logEntries, toRecommendation } from './outcome';
 import { PublishedRules, type Knowledge } from './published-rules';
 
 export interface AssessmentJson {
@@ -53,7 +53,7 @@ const COLUMNS = [
 const select = (debug = false) =>
   `SELECT ${COLUMNS.join(', ')}${debug ? ', a.debug_log AS debug_log' : ''} FROM assessments a JOIN users u ON u.id = a.user_id`;
 
-const SORT: Record<string, string> = { created_at: 'a.created_at', updated_at: 'a.updated_at', completed_at: 'a.completed_at', step: 'a.step' };
+const SORT: Record<string, string> = { created_at: 'a.created_at', updated_at: 'a.updated_at', completed_at: 'a.completed_at', step: 'a.step', id: 'a.id' };
 export const ASSESSMENT_SORTABLE = Object.keys(SORT);
 const FILTERS = ['mine', 'user_id', 'is_completed', 'id'];
 
@@ -62,8 +62,6 @@ const MAX_ATTEMPTS = 5;
 
 export const isAdministrator = (user: AuthUser) => user.role === 'admin' || user.role === 'super_admin';
 
-/** A jsonb parameter; null stays SQL NULL (not the JSON value null). */
-const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 function staleStep(row: Row): DomainError {
   return new DomainError('stale_step', 'This assessment has moved on since that question was shown; reload it and answer the current question.', {
@@ -101,8 +99,8 @@ export class AssessmentsService {
          undetermined_rules, debug_log, created_at, updated_at, completed_at)
        VALUES ($1, $2::jsonb, $3, $4::jsonb, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9, $9, $10)
        RETURNING id`,
-      [user.id, json(k.versions), outcome.current_parameter_id, json(outcome.current_question), outcome.is_completed,
-        json(outcome.recommendation), json(outcome.undetermined_rules), json(logEntries([loaded, ...step.log], at)), at, outcome.completed_at],
+      [user.id, jsonb(k.versions), outcome.current_parameter_id, jsonb(outcome.current_question), outcome.is_completed,
+        jsonb(outcome.recommendation), jsonb(outcome.undetermined_rules), jsonb(logEntries([loaded, ...step.log], at)), at, outcome.completed_at],
     );
     return toJson({
       id: row.id, user_id: user.id, user_email: user.email, step: 1, answers: {}, completed_parameter_ids: [], answer_details: [],
@@ -150,8 +148,8 @@ export class AssessmentsService {
            is_completed = $8, recommendation = $9::jsonb, undetermined_rules = $10::jsonb, completed_at = $11,
            debug_log = debug_log || $12::jsonb, updated_at = $13
          WHERE id = $1 AND step = $2`,
-        [id, row.step, json(answers), json([parameter.id]), json([detail]), outcome.current_parameter_id, json(outcome.current_question),
-          outcome.is_completed, json(outcome.recommendation), json(outcome.undetermined_rules), outcome.completed_at, json(log), at],
+        [id, row.step, jsonb(answers), jsonb([parameter.id]), jsonb([detail]), outcome.current_parameter_id, jsonb(outcome.current_question),
+          outcome.is_completed, jsonb(outcome.recommendation), jsonb(outcome.undetermined_rules), outcome.completed_at, jsonb(log), at],
       );
       if (updated === 1) {
         return toJson({

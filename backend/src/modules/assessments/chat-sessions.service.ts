@@ -12,7 +12,7 @@ import { answerLabel, answerProblem } from './answer-check';
 import type { ActionJson, VersionRef } from './assessment.entity';
 import type { ChoiceDto, AnswerDto } from './assessments.dto';
 import type { ChatMessage, ChatPending, MatchedRule } from './chat-session.entity';
-import { toActions, toMatchedRule } from './outcome';
+import { jsonb, toActions, toMatchedRule } from './outcome';
 import { PublishedRules, type Knowledge } from './published-rules';
 
 export interface ChatSessionJson {
@@ -40,8 +40,6 @@ type Changes = Pick<Row, 'session_data' | 'answered_parameters' | 'matched_rules
 const COLUMNS = `id, user_id, session_data, answered_parameters, matched_rules, conversation_history, current_step, is_completed,
   final_recommendations, pending, rule_set_versions, created_at, updated_at, completed_at`;
 const MAX_ATTEMPTS = 5;
-/** A jsonb parameter; null stays SQL NULL (not the JSON value null). */
-const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 function staleStep(row: Row): DomainError {
   return new DomainError('stale_step', 'This conversation has moved on since that question was shown; reload it and answer the current question.', {
@@ -72,7 +70,7 @@ export class ChatSessionsService {
     const [row] = await this.db.query(
       `INSERT INTO chatbot_sessions (user_id, rule_set_versions, conversation_history, pending, created_at, updated_at)
        VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb, $5, $5) RETURNING ${COLUMNS}`,
-      [user.id, json(k.versions), json(history), json(pending), at],
+      [user.id, jsonb(k.versions), jsonb(history), jsonb(pending), at],
     );
     return toJson(row);
   }
@@ -172,8 +170,8 @@ export class ChatSessionsService {
            conversation_history = $6::jsonb, current_step = current_step + 1, is_completed = $7, final_recommendations = $8::jsonb,
            pending = $9::jsonb, completed_at = $10, updated_at = now()
          WHERE id = $1 AND current_step = $2 RETURNING ${COLUMNS}`,
-        [id, row.current_step, json(c.session_data), json(c.answered_parameters), json(c.matched_rules), json(c.conversation_history),
-          c.is_completed, json(c.final_recommendations), json(c.pending), c.completed_at],
+        [id, row.current_step, jsonb(c.session_data), jsonb(c.answered_parameters), jsonb(c.matched_rules), jsonb(c.conversation_history),
+          c.is_completed, jsonb(c.final_recommendations), jsonb(c.pending), c.completed_at],
       );
       if (rows.length) return toJson(rows[0]);
       if (attempt >= MAX_ATTEMPTS) throw staleStep(row);

@@ -6,6 +6,9 @@ import type { Knowledge } from './published-rules';
 
 /** The engine's results in the shapes that are stored and returned. */
 
+/** A jsonb query parameter; null stays SQL NULL (not the JSON value null). */
+export const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
 export function toActions(actions: readonly unknown[] | undefined): ActionJson[] {
   return (actions ?? []).map((raw) => {
     const a = normalizeAction(raw);
@@ -60,5 +63,5 @@ export function toMatchedRule(rule: EngineRule, trace: readonly ConditionTrace[]
 
 export function logEntries(entries: readonly LogEntry[], at: Date): DebugLogEntry[] {
   const timestamp = at.toISOString();
-  return entries.map((e) => ({ id: randomUUID(), timestamp, type: e.type, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) }));
+  return entries.map((e) => ({ id: randomUUID(), timestamp, type: e.type, message: e.message, data: e.data ?? null }));
 }

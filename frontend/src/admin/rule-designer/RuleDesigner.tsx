@@ -20,7 +20,7 @@ import SaveIcon from '@mui/icons-material/Save';
 import EditIcon from '@mui/icons-material/Edit';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCreate, useGetList, useGetOne, useUpdate } from 'react-admin';
-import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { errorDetails, errorMessage } from '../../api';
 import { LoadingBlock } from '../../components/StateViews';
 import { useAdminQuery } from '../components/useAdminQuery';
@@ -46,7 +46,7 @@ export const usableParameters = (all: ParameterRecord[] | undefined) => (all ?? 
 
 export function RuleDesigner({ mode }: { mode: DesignerMode }) {
   const { id } = useParams();
-  const [search] = useSearchParams();
+  const search = new URLSearchParams(useLocation().search);
   const navigate = useNavigate();
   const toast = useToast();
   const queryClient = useQueryClient();

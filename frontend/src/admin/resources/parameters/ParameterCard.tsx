@@ -81,7 +81,7 @@ export function ParameterCard({
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
         {onUseTemplate && (
-          <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => onUseTemplate(p)} aria-label={`Create a parameter from ${p.display_name}`}>
+          <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => onUseTemplate(p)} aria-label={`Use Template ${p.display_name}`}>
             Use Template
           </Button>
         )}

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { useGetList } from 'react-admin';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../../api';
 import { PageHeader } from '../../components/PageHeader';
 import { useAdminQuery } from '../../components/useAdminQuery';
@@ -26,8 +26,9 @@ type TabKey = 'sets' | 'templates' | 'analytics';
 
 export default function RuleDesignerListPage() {
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const selectedId = params.get('rule_set_id');
+  // Plain URLSearchParams, not useSearchParams: that hook would add code to every public page
+  // (react-router is one module, shared with the entry chunk).
+  const selectedId = new URLSearchParams(useLocation().search).get('rule_set_id');
   const [tab, setTab] = useState<TabKey>('sets');
   const [search, setSearch] = useState('');
   const [creatingSet, setCreatingSet] = useState(false);
@@ -43,7 +44,7 @@ export default function RuleDesignerListPage() {
   const ruleSets = sets.data ?? [];
   const selected = ruleSets.find((s) => s.id === selectedId) ?? null;
 
-  const select = (set: RuleSetRecord) => setParams({ rule_set_id: set.id }, { replace: true });
+  const select = (set: RuleSetRecord) => navigate(`/admin/rules?rule_set_id=${encodeURIComponent(set.id)}`, { replace: true });
   const openDesigner = (set: RuleSetRecord) => navigate(`/admin/rules/create?rule_set_id=${encodeURIComponent(set.id)}`);
 
   // Spec section 4: with no rule sets, Create Rule opens the create-rule-set dialog; otherwise the
