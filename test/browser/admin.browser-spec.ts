@@ -141,10 +141,12 @@ describe('admin console', () => {
     await act.getByLabel('Message').fill('Intensify glucose-lowering therapy and review in 3 months');
 
     const preview = admin.getByRole('figure', { name: 'Rule preview' });
-    await preview.getByText('HbA1c > 9 %').waitFor();
-    await preview.getByText('Fasting Glucose ≥ 126 mg/dL').waitFor();
-    await preview.getByText('Conditions Met?').waitFor();
-    await preview.getByText('Intensify glucose-lowering therapy and review in 3...').waitFor();
+    const node = (text: string) => preview.locator('.react-flow__node').filter({ hasText: text }).waitFor();
+    await node('Uncontrolled diabetes');
+    await node('HbA1c > 9 %');
+    await node('Fasting Glucose ≥ 126 mg/dL');
+    await node('Conditions Met?');
+    await node('Intensify glucose-lowering therapy and review in 3...');
     await preview.locator('.react-flow__edge-text', { hasText: 'AND' }).waitFor();
     await preview.locator('.react-flow__edge-text', { hasText: 'Yes' }).waitFor();
     const box = await preview.boundingBox();
@@ -286,15 +288,15 @@ describe('admin console', () => {
     await invitee.getByRole('heading', { name: "You're invited" }).waitFor();
     await invitee.getByLabel('First Name').fill('Ines');
     await invitee.getByLabel('Last Name').fill('Moreau');
-    await invitee.getByLabel('Password', { exact: true }).fill('password1234');
-    await invitee.getByLabel('Confirm password').fill('password1234');
+    await invitee.getByLabel(/^Password/).fill('password1234');
+    await invitee.getByLabel(/^Confirm password/).fill('password1234');
     await invitee.getByRole('button', { name: 'Accept invitation' }).click();
     await invitee.getByText('Password is too common').waitFor();
     expect(await invitee.getByLabel('First Name').inputValue()).toBe('Ines');
     await screenshot(invitee, 'invite-weak-password');
     await expectAccessible(invitee);
-    await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await invitee.getByLabel('Confirm password').fill(PASSWORD);
+    await invitee.getByLabel(/^Password/).fill(PASSWORD);
+    await invitee.getByLabel(/^Confirm password/).fill(PASSWORD);
     await invitee.getByRole('button', { name: 'Accept invitation' }).click();
     await invitee.waitForURL(`${t.url}/pcp`);
     await invitee.close();

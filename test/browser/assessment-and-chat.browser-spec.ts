@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, type Browser } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, signIn as signInAt, type Browser } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { action, cond, createParameter, createPublishedRuleSet } from '../support/clinical-factories';
 import { createCast, PASSWORD } from '../support/factories';
@@ -7,6 +7,8 @@ import { createCast, PASSWORD } from '../support/factories';
 let t: TestApp;
 let browser: Browser;
 let cast: Awaited<ReturnType<typeof createCast>>;
+
+const signIn = (page: Page, email: string) => signInAt(page, t.url, email, PASSWORD);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -26,14 +28,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${t.url}/auth`);
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(/\/(pcp|admin|dashboard)/);
-}
 
 describe('a PCP runs a Clinical Assessment against a published rule set', () => {
   it('reaches the recommendation with its basis, and the case history shows it', async () => {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, type Browser } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, signIn as signInAt, type Browser } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { action, cond, createParameter, createPublishedRuleSet } from '../support/clinical-factories';
 import { createCast, createUser, PASSWORD } from '../support/factories';
@@ -8,6 +8,8 @@ let t: TestApp;
 let browser: Browser;
 let cast: Awaited<ReturnType<typeof createCast>>;
 let caseId: string;
+
+const signIn = (page: Page, email: string) => signInAt(page, t.url, email, PASSWORD);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -31,14 +33,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.goto(`${t.url}/auth`);
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(password);
-  await form.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(/\/(pcp|admin|dashboard)/);
-}
 
 describe('PCP console pages', () => {
   it('dashboard shows real figures and the recent case; every page is accessible', async () => {

@@ -60,10 +60,12 @@ export async function seriousA11yViolations(page: Page): Promise<Array<{ id: str
   });
 }
 
-/** Puts a session into localStorage the way the app's auth client stores it. */
-export async function signInAs(page: Page, baseUrl: string, email: string, password: string) {
+/** Signs in through the real form and waits until the role redirect has happened. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string) {
   await page.goto(`${baseUrl}/auth`);
-  await page.getByLabel(/email/i).first().fill(email);
-  await page.getByLabel(/password/i).first().fill(password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(/\/(pcp|admin|dashboard)/);
 }

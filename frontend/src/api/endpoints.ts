@@ -8,8 +8,9 @@ export const updateProfile = (input: { first_name: string; last_name: string }) 
 
 export const requestPcpAccess = () => api.send<unknown>('POST', '/api/me/access-requests', { requested_role: 'pcp' });
 
+/** The caller's own cases: an admin in the PCP console sees their own, not everyone's. */
 export const listAssessments = (range: [number, number]) =>
-  api.list<Assessment>('assessments', { range, sort: ['created_at', 'DESC'] });
+  api.list<Assessment>('assessments', { range, sort: ['created_at', 'DESC'], filter: { mine: true } });
 
 export const getAssessment = (id: string, debug = false) =>
   api.get<Assessment>(`/api/assessments/${encodeURIComponent(id)}${debug ? '?debug=true' : ''}`);

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -14,7 +15,9 @@ import type { AuthUser } from './auth-user';
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(@Inject(APP_CONFIG) config: AppConfig, @InjectDataSource() private readonly db: DataSource) {
-    super({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: config.jwtSecret, ignoreExpiration: false, algorithms: ['HS256'] });
+    super({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), // A KeyObject: jsonwebtoken otherwise first tries a string secret as a public key on every request.
+      // (passport-jwt's types predate KeyObject; jsonwebtoken 9 accepts it.)
+      secretOrKey: createSecretKey(Buffer.from(config.jwtSecret)) as unknown as string, ignoreExpiration: false, algorithms: ['HS256'] });
   }
 
   async validate(payload: { sub?: string; sid?: string }): Promise<AuthUser> {

@@ -1,6 +1,7 @@
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import PeopleIcon from '@mui/icons-material/People';
@@ -63,10 +64,14 @@ class PageErrorBoundary extends Component<{ children: ReactNode; resetKey: strin
 export function AdminLayout({ children }: { children?: ReactNode }) {
   const { pathname } = useLocation();
   return (
-    <ConsoleLayout title="Admin Console" menu={ADMIN_MENU}>
-      <PageErrorBoundary resetKey={pathname}>
-        <Suspense fallback={<FullPageSpinner />}>{children}</Suspense>
-      </PageErrorBoundary>
-    </ConsoleLayout>
+    // The spec's longest label, "Parameter Management", does not fit 16 rem on one line: let
+    // the labels wrap rather than cut them.
+    <Box sx={{ '& nav .MuiListItemText-primary': { whiteSpace: 'normal', lineHeight: 1.3 } }}>
+      <ConsoleLayout title="Admin Console" menu={ADMIN_MENU}>
+        <PageErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<FullPageSpinner />}>{children}</Suspense>
+        </PageErrorBoundary>
+      </ConsoleLayout>
+    </Box>
   );
 }
