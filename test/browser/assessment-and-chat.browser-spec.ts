@@ -41,7 +41,9 @@ describe('a PCP runs a Clinical Assessment against a published rule set', () => 
     await high.waitFor();
     await screenshot(page, 'clinical-question');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await high.click();
+    // Answered from the keyboard: a clinician must not need a mouse.
+    await high.focus();
+    await page.keyboard.press('Enter');
     await page.getByText('Thyroid follow-up A').first().waitFor();
     await page.getByText('Order free T4 and repeat TSH in 6 weeks').first().waitFor();
     await screenshot(page, 'clinical-result');

@@ -58,6 +58,7 @@ describe('public pages', () => {
     await page.goto(`${t.url}/no/such/page`);
     await page.getByText('Oops! Page not found').waitFor();
     await screenshot(page, 'not-found');
+    await expectAccessible(page);
     await page.getByRole('link', { name: /home/i }).click();
     await page.waitForURL(`${t.url}/`);
     await page.close();
@@ -147,6 +148,30 @@ describe('role redirects and sign-out', () => {
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('cds.auth')))).toEqual([]);
     const access = JSON.parse(token).access_token as string;
     expect((await t.http().get('/api/auth/user').set('Authorization', `Bearer ${access}`)).status).toBe(401);
+    await page.close();
+  });
+});
+
+describe('keyboard only', () => {
+  it('signs in with Tab, typing and Enter, and reaches the console', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${t.url}/auth`);
+    const email = page.getByRole('form', { name: 'Sign in' }).getByLabel('Email');
+    await email.waitFor();
+    // Start from the page, not from a clicked field: Tab must reach the form in order.
+    await page.keyboard.press('Tab');
+    for (let i = 0; i < 15 && !(await email.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await email.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(cast.pcp.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${t.url}/pcp`);
+    // The sidebar toggle and links are reachable and named.
+    const focusable = await page.evaluate(() => Array.from(document.querySelectorAll('a[href], button:not([disabled])'))
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map((el) => (el.getAttribute('aria-label') || (el as HTMLElement).innerText || '').trim()));
+    expect(focusable.filter((name) => name === '')).toEqual([]);
     await page.close();
   });
 });

@@ -142,7 +142,7 @@ export default function RuleFlowPreview({ draft, parameters }: { draft: Pick<Rul
             zoomOnScroll={false}
             preventScrolling={false}
             minZoom={0.2}
-            aria-hidden="true"
+            ariaLabelConfig={{ 'node.a11yDescription.default': 'Part of the rule flow; the list below describes it in order.' }}
           >
             <Background gap={16} size={1} />
           </ReactFlow>
