@@ -70,7 +70,8 @@ describe('routes and guards', () => {
     seedSession();
     mockApi({ 'GET /api/me': json(200, me('admin')) });
     renderApp('/admin');
-    expect(await screen.findByRole('heading', { name: 'Admin Console' })).toBeInTheDocument();
+    expect(await screen.findByRole('complementary', { name: 'Admin Console sidebar' })).toBeInTheDocument();
+    expect(screen.getByText('Admin Console', { selector: 'header p' })).toBeInTheDocument();
   });
 
   it('a failed role lookup is logged and gives no role', async () => {

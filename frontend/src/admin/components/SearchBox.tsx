@@ -46,7 +46,7 @@ export function SearchBox({
           ),
         },
       }}
-      sx={{ maxWidth: 420 }}
+      sx={{ flex: 1, minWidth: 260, maxWidth: 420 }}
     />
   );
 }

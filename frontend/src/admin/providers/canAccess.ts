@@ -17,7 +17,6 @@ export const ADMIN_RESOURCES = [
   'rule-sets',
   'settings',
 ] as const;
-export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 
 const ADMINISTRATORS: readonly Role[] = ['admin', 'super_admin'];
 const ADMIN_LEVEL: readonly Role[] = ['admin', 'super_admin'];

@@ -150,7 +150,6 @@ export const adminApi = {
   removeTestCase: (ruleId: string, caseId: string) => call<unknown>('DELETE', `/rules/${id(ruleId)}/test-cases/${id(caseId)}`),
 };
 
-export type AdminApi = typeof adminApi;
 
 /**
  * simple-rest for lists and records, with the few routes that are not plain CRUD: a role

@@ -29,11 +29,18 @@ export function ActionsEditor({
     <Stack spacing={2}>
       {actions.length === 0 && <Typography color="text.secondary">No actions yet: add what the clinician should do when the rule matches.</Typography>}
       {actions.map((a, i) => (
-        <Paper key={a.key} variant="outlined" component="fieldset" sx={{ p: 2, m: 0 }} data-testid="action-row">
-          <Typography component="legend" sx={{ px: 0.5, fontWeight: 600, fontSize: '0.9rem' }}>
-            Action {i + 1}
-          </Typography>
-          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr auto' }, alignItems: 'start' }}>
+        <Paper key={a.key} variant="outlined" role="group" aria-labelledby={`action-${i}-title`} sx={{ p: 2, pt: 1 }} data-testid="action-row">
+          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 36 }}>
+            <Typography id={`action-${i}-title`} sx={{ fontWeight: 600, fontSize: '0.9rem' }}>
+              Action {i + 1}
+            </Typography>
+            {!readOnly && (
+              <IconButton aria-label={`Remove action ${i + 1}`} onClick={() => onChange(actions.filter((_, j) => j !== i))} size="small">
+                <DeleteOutlineIcon fontSize="small" />
+              </IconButton>
+            )}
+          </Box>
+          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'start', mt: 1 }}>
             <TextField select size="small" label="Type" id={`action-${i}-type`} value={a.type} onChange={(e) => update(i, { type: e.target.value })} disabled={readOnly}>
               {!(ACTION_TYPES as readonly string[]).includes(a.type) && <MenuItem value={a.type}>{a.type}</MenuItem>}
               {ACTION_TYPES.map((t) => (
@@ -49,11 +56,6 @@ export function ActionsEditor({
                 </MenuItem>
               ))}
             </TextField>
-            {!readOnly && (
-              <IconButton aria-label={`Remove action ${i + 1}`} onClick={() => onChange(actions.filter((_, j) => j !== i))}>
-                <DeleteOutlineIcon />
-              </IconButton>
-            )}
           </Box>
           <TextField
             label="Message"

@@ -63,11 +63,8 @@ export function AnalysisPanel({
   const mine = result?.findings.filter((f) => f.rule_ids.includes(thisRuleId)) ?? [];
   const others = result?.findings.filter((f) => !f.rule_ids.includes(thisRuleId)) ?? [];
   const name = (id: string) => (id === thisRuleId ? 'this rule' : (ruleNames[id] ?? 'another rule'));
-  const [announce, setAnnounce] = useState('');
-  useEffect(() => {
-    if (result) setAnnounce(mine.length ? `${mine.length} finding${mine.length === 1 ? '' : 's'} for this rule` : 'No findings for this rule');
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [result]);
+  // Read out by screen readers when the count changes, as the admin types.
+  const announce = result ? (mine.length ? `${mine.length} finding${mine.length === 1 ? '' : 's'} for this rule` : 'No findings for this rule') : '';
 
   const list = (items: Finding[]) => (
     <List dense disablePadding>

@@ -117,14 +117,22 @@ export function ConditionsEditor({
         const kind = valueKind(p, c.operator);
         const last = i === conditions.length - 1;
         return (
-          <Paper key={c.key} variant="outlined" component="fieldset" sx={{ p: 2, m: 0 }} data-testid="condition-row">
-            <Typography component="legend" sx={{ px: 0.5, fontWeight: 600, fontSize: '0.9rem' }}>
-              Condition {i + 1}
-            </Typography>
-            <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '2fr 1.5fr 1.5fr auto' }, alignItems: 'start' }}>
+          <Paper key={c.key} variant="outlined" role="group" aria-labelledby={`condition-${i}-title`} sx={{ p: 2, pt: 1 }} data-testid="condition-row">
+            <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 36 }}>
+              <Typography id={`condition-${i}-title`} sx={{ fontWeight: 600, fontSize: '0.9rem' }}>
+                Condition {i + 1}
+              </Typography>
+              {!readOnly && (
+                <IconButton aria-label={`Remove condition ${i + 1}`} onClick={() => onChange(conditions.filter((_, j) => j !== i))} size="small">
+                  <DeleteOutlineIcon fontSize="small" />
+                </IconButton>
+              )}
+            </Box>
+            <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'start', mt: 1 }}>
               <TextField
                 select
                 size="small"
+                sx={{ gridColumn: '1 / -1' }}
                 label="Parameter"
                 id={`condition-${i}-parameter`}
                 value={p ? p.id : ''}
@@ -165,11 +173,6 @@ export function ConditionsEditor({
                 error={errors[`conditions.${i}.value`]}
                 index={i}
               />
-              {!readOnly && (
-                <IconButton aria-label={`Remove condition ${i + 1}`} onClick={() => onChange(conditions.filter((_, j) => j !== i))}>
-                  <DeleteOutlineIcon />
-                </IconButton>
-              )}
             </Box>
             {/* Spec section 5: the logic operator shows on every condition except the last. */}
             {!last && (

@@ -1,7 +1,17 @@
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { Background, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
+import {
+  Background,
+  Handle,
+  Position,
+  ReactFlow,
+  useReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+  type NodeTypes,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
@@ -15,7 +25,7 @@ import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import type { ParameterRecord } from '../types';
 import type { RuleDraft } from './draft';
-import { buildFlow, type FlowNode } from './flow';
+import { buildFlow, NODE_WIDTH, type FlowNode } from './flow';
 
 export const ACTION_ICONS: Record<string, React.ComponentType<SvgIconProps>> = {
   alert: NotificationsActiveIcon,
@@ -37,7 +47,7 @@ const box = {
   borderRadius: 1.5,
   border: 1,
   fontSize: '0.8rem',
-  width: 200,
+  width: NODE_WIDTH.condition,
   textAlign: 'center' as const,
   bgcolor: 'background.paper',
 };
@@ -66,7 +76,7 @@ const ConditionNode = memo(function ConditionNode({ data }: FlowNodeProps) {
 
 const DecisionNode = memo(function DecisionNode({ data }: FlowNodeProps) {
   return (
-    <Box sx={{ ...box, width: 160, borderColor: 'warning.main', bgcolor: 'warning.light', fontWeight: 700, borderWidth: 2 }}>
+    <Box sx={{ ...box, width: NODE_WIDTH.decision, borderColor: 'warning.main', bgcolor: 'warning.light', fontWeight: 700, borderWidth: 2 }}>
       <Handle type="target" position={Position.Top} style={hidden} />
       {data.label}
       <Handle type="source" position={Position.Bottom} style={hidden} />
@@ -77,7 +87,7 @@ const DecisionNode = memo(function DecisionNode({ data }: FlowNodeProps) {
 const ActionNode = memo(function ActionNode({ data }: FlowNodeProps) {
   const Icon = ACTION_ICONS[data.actionType ?? ''] ?? RecommendIcon;
   return (
-    <Box sx={{ ...box, borderColor: 'success.main', bgcolor: 'success.light', display: 'flex', gap: 1, alignItems: 'flex-start', textAlign: 'left' }} data-action-type={data.actionType}>
+    <Box sx={{ ...box, width: NODE_WIDTH.action, borderColor: 'success.main', bgcolor: 'success.light', display: 'flex', gap: 1, alignItems: 'flex-start', textAlign: 'left' }} data-action-type={data.actionType}>
       <Handle type="target" position={Position.Top} style={hidden} />
       <Icon fontSize="small" sx={{ color: 'success.dark', flexShrink: 0 }} aria-label={data.actionType} />
       <span>{data.label}</span>
@@ -93,6 +103,19 @@ const NoteNode = memo(function NoteNode({ data }: FlowNodeProps) {
     </Box>
   );
 });
+
+/**
+ * Frames the flow again when a label changes size (typing a longer message wraps its node).
+ * The timeout lets React Flow measure the new size first.
+ */
+function RefitOnChange({ signature }: { signature: string }) {
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    const t = setTimeout(() => void fitView({ padding: 0.2 }), 60);
+    return () => clearTimeout(t);
+  }, [signature, fitView]);
+  return null;
+}
 
 // Outside any component, so React Flow never sees a new object and re-mounts the nodes.
 const nodeTypes: NodeTypes = { start: StartNode, condition: ConditionNode, decision: DecisionNode, action: ActionNode, note: NoteNode };
@@ -129,11 +152,13 @@ export default function RuleFlowPreview({ draft, parameters }: { draft: Pick<Rul
       ) : (
         <>
           <ReactFlow
+            // A new shape (a node added or removed) mounts a fresh flow, so fitView frames all of it.
+            key={nodes.map((n) => n.id).join(',')}
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
             fitView
-            fitViewOptions={{ padding: 0.15 }}
+            fitViewOptions={{ padding: 0.2 }}
             nodesDraggable={false}
             nodesConnectable={false}
             nodesFocusable={false}
@@ -145,6 +170,7 @@ export default function RuleFlowPreview({ draft, parameters }: { draft: Pick<Rul
             ariaLabelConfig={{ 'node.a11yDescription.default': 'Part of the rule flow; the list below describes it in order.' }}
           >
             <Background gap={16} size={1} />
+            <RefitOnChange signature={nodes.map((n) => n.data.label).join('\n')} />
           </ReactFlow>
           {/* The diagram for screen readers: the same flow as a list. */}
           <Box component="figcaption" className="visually-hidden">

@@ -29,7 +29,7 @@ import { useAdminQuery } from '../components/useAdminQuery';
 import { adminApi } from '../providers/dataProvider';
 import { useToast } from '../providers/useToast';
 import type { Outcome, ParameterRecord, RuleRecord, RuleTestResult, TestCaseRecord } from '../types';
-import { answerKind, NOT_KNOWN, OUTCOME_COLOR, outcomeLabel, parametersOfRule, rawAnswers, reasonText, typedAnswers } from './answers';
+import { answerKind, conditionResultLabel, NOT_KNOWN, OUTCOME_COLOR, outcomeLabel, parametersOfRule, rawAnswers, reasonText, typedAnswers } from './answers';
 import { selectOptions } from './conditionRules';
 
 function AnswerInput({ p, value, onChange, error }: { p: ParameterRecord; value: string; onChange: (v: string) => void; error?: string }) {
@@ -107,7 +107,7 @@ function ResultView({ result, parameters }: { result: RuleTestResult; parameters
               </TableCell>
               <TableCell>{formatValue(t.value)}</TableCell>
               <TableCell>
-                {outcomeLabel(t.result === true ? true : t.result === false ? false : t.result)}
+                {conditionResultLabel(t.result)}
                 {t.reason ? ` (${reasonText(t.reason)})` : ''}
               </TableCell>
             </TableRow>

@@ -81,6 +81,14 @@ export function outcomeLabel(o: Outcome | 'skipped'): string {
   return 'Undetermined';
 }
 
+/** One condition's result in the trace. */
+export function conditionResultLabel(r: Outcome | 'skipped'): string {
+  if (r === true) return 'Met';
+  if (r === false) return 'Not met';
+  if (r === 'skipped') return 'Not checked';
+  return 'Undetermined';
+}
+
 export const OUTCOME_COLOR = (o: Outcome | 'skipped'): 'success' | 'default' | 'warning' => (o === true ? 'success' : o === false ? 'default' : 'warning');
 
 const REASONS: Record<string, string> = {

@@ -72,21 +72,6 @@ export function operatorLabel(operator: string, dataType?: string | null): strin
   return LABELS[operator] ?? operator;
 }
 
-export const OPERATOR_SYMBOLS: Record<string, string> = {
-  equals: '=',
-  not_equals: '≠',
-  greater_than: '>',
-  less_than: '<',
-  greater_equal: '≥',
-  less_equal: '≤',
-  contains: 'contains',
-  starts_with: 'starts with',
-  ends_with: 'ends with',
-  before: 'before',
-  after: 'after',
-  within_days: 'within days',
-};
-
 /** Older rows may carry symbols or other spellings; the editor shows the canonical name. */
 const SPELLINGS: Record<string, string> = { '==': 'equals', '=': 'equals', is: 'equals', '!=': 'not_equals', is_not: 'not_equals', '>': 'greater_than', '<': 'less_than', '>=': 'greater_equal', '<=': 'less_equal' };
 export function canonicalOperator(op: string): string {

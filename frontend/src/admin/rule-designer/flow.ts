@@ -1,5 +1,6 @@
 import type { ParameterRecord } from '../types';
-import { OPERATOR_SYMBOLS, operatorLabel, typeClassOf, valueKind } from './conditionRules';
+import { operatorSymbol } from '../../components/format';
+import { operatorLabel, typeClassOf, valueKind } from './conditionRules';
 import type { RuleDraft } from './draft';
 import { DESIGNER } from '../messages';
 
@@ -33,7 +34,7 @@ export function conditionLabel(c: { parameter: string; operator: string; value: 
   const p = parameters.find((x) => x.id === c.parameter);
   const name = p?.display_name ?? (c.parameter || 'Choose a parameter');
   const boolean = typeClassOf(p?.data_type) === 'boolean';
-  const op = boolean ? operatorLabel(c.operator, p?.data_type) : (OPERATOR_SYMBOLS[c.operator] ?? c.operator);
+  const op = boolean ? operatorLabel(c.operator, p?.data_type) : operatorSymbol(c.operator);
   let value = c.value.trim() === '' ? '?' : c.value.trim();
   if (boolean && (value === 'true' || value === 'false')) value = value === 'true' ? 'True' : 'False';
   const kind = valueKind(p, c.operator);
@@ -42,7 +43,10 @@ export function conditionLabel(c: { parameter: string; operator: string; value: 
 }
 
 const STEP = 90;
-const ACTION_GAP = 230;
+const ACTION_GAP = 250;
+/** Node widths in the preview (px); positions are their top-left corners, so centres line up. */
+export const NODE_WIDTH: Record<FlowNodeKind, number> = { start: 200, condition: 200, decision: 160, action: 220, note: 200 };
+const left = (kind: FlowNodeKind, centre = 0) => centre - NODE_WIDTH[kind] / 2;
 
 /**
  * Spec section 2: a start node with the rule name, one node per condition joined by its logic
@@ -55,23 +59,23 @@ export function buildFlow(draft: Pick<RuleDraft, 'name' | 'conditions' | 'action
   const nodes: FlowNode[] = [];
   const edges: FlowEdge[] = [];
   let y = 0;
-  nodes.push({ id: 'start', type: 'start', position: { x: 0, y }, data: { label: draft.name.trim() || 'New rule' } });
+  nodes.push({ id: 'start', type: 'start', position: { x: left('start'), y }, data: { label: draft.name.trim() || 'New rule' } });
   let previous = 'start';
   draft.conditions.forEach((c, i) => {
     y += STEP;
     const id = `condition-${i}`;
-    nodes.push({ id, type: 'condition', position: { x: 0, y }, data: { label: conditionLabel(c, parameters) } });
+    nodes.push({ id, type: 'condition', position: { x: left('condition'), y }, data: { label: conditionLabel(c, parameters) } });
     // The edge into condition i carries the logic written on condition i-1 (spec: default AND).
     const label = i === 0 ? undefined : (draft.conditions[i - 1].logic ?? 'AND');
     edges.push({ id: `e-${previous}-${id}`, source: previous, target: id, ...(label ? { label } : {}) });
     previous = id;
   });
   y += STEP;
-  nodes.push({ id: 'decision', type: 'decision', position: { x: 0, y }, data: { label: DESIGNER.conditionsMet } });
+  nodes.push({ id: 'decision', type: 'decision', position: { x: left('decision'), y }, data: { label: DESIGNER.conditionsMet } });
   edges.push({ id: `e-${previous}-decision`, source: previous, target: 'decision' });
   y += STEP + 20;
   if (!draft.actions.length) {
-    nodes.push({ id: 'no-actions', type: 'note', position: { x: 0, y }, data: { label: DESIGNER.noActions } });
+    nodes.push({ id: 'no-actions', type: 'note', position: { x: left('note'), y }, data: { label: DESIGNER.noActions } });
     edges.push({ id: 'e-decision-no-actions', source: 'decision', target: 'no-actions', label: DESIGNER.yes });
   } else {
     const n = draft.actions.length;
@@ -81,7 +85,7 @@ export function buildFlow(draft: Pick<RuleDraft, 'name' | 'conditions' | 'action
       nodes.push({
         id,
         type: 'action',
-        position: { x: (i - (n - 1) / 2) * ACTION_GAP, y },
+        position: { x: left('action', (i - (n - 1) / 2) * ACTION_GAP), y },
         data: { label: cutText(text || '(no message yet)'), actionType: a.type, severity: a.severity },
       });
       edges.push({ id: `e-decision-${id}`, source: 'decision', target: id, ...(i === 0 ? { label: DESIGNER.yes } : {}) });

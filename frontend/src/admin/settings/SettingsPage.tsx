@@ -5,6 +5,7 @@ import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { errorMessage } from '../../api';
 import { PageHeader } from '../components/PageHeader';
@@ -63,31 +64,33 @@ export default function SettingsPage() {
   const h = health.data;
   const p = polish.data;
   return (
-    <Box sx={{ maxWidth: 960, mx: 'auto', display: 'grid', gap: 3 }}>
+    <Box sx={{ maxWidth: 960, mx: 'auto' }}>
       <PageHeader title="Settings" subtitle="How this instance runs. Configuration is set with environment variables (see the README)." />
-      <Section title="Instance" id="instance-title" loading={health.isPending} error={health.error}>
-        <Facts
-          rows={[
-            ['Version', h?.version ?? '—'],
-            ['Status', h ? (h.status === 'ok' ? <Chip size="small" color="success" label="Healthy" /> : <Chip size="small" color="error" label="Degraded" />) : '—'],
-            ['Database', <>{DATABASE_MODE[h?.mode?.database ?? ''] ?? h?.mode?.database ?? '—'} {upDown(h?.database)}</>],
-            ['Queue', <>{QUEUE_MODE[h?.mode?.queue ?? ''] ?? h?.mode?.queue ?? '—'} {upDown(h?.queue)}</>],
-          ]}
-        />
-      </Section>
-      <Section title="Question polishing" id="polish-title" loading={polish.isPending} error={polish.error}>
-        <Facts
-          rows={[
-            ['Provider', PROVIDER[p?.provider ?? ''] ?? p?.provider ?? '—'],
-            ['Queue driver', QUEUE_MODE[p?.driver ?? ''] ?? p?.driver ?? '—'],
-            ['Waiting', String(p?.counts.waiting ?? '—')],
-            ['Active', String(p?.counts.active ?? '—')],
-            ['Delayed', String(p?.counts.delayed ?? '—')],
-            ['Completed', String(p?.counts.completed ?? '—')],
-            ['Failed', p?.counts.failed ? <Chip size="small" color="error" label={p.counts.failed} /> : String(p?.counts.failed ?? '—')],
-          ]}
-        />
-      </Section>
+      <Stack spacing={3}>
+        <Section title="Instance" id="instance-title" loading={health.isPending} error={health.error}>
+          <Facts
+            rows={[
+              ['Version', h?.version ?? '—'],
+              ['Status', h ? (h.status === 'ok' ? <Chip size="small" color="success" label="Healthy" /> : <Chip size="small" color="error" label="Degraded" />) : '—'],
+              ['Database', <>{DATABASE_MODE[h?.mode?.database ?? ''] ?? h?.mode?.database ?? '—'} {upDown(h?.database)}</>],
+              ['Queue', <>{QUEUE_MODE[h?.mode?.queue ?? ''] ?? h?.mode?.queue ?? '—'} {upDown(h?.queue)}</>],
+            ]}
+          />
+        </Section>
+        <Section title="Question polishing" id="polish-title" loading={polish.isPending} error={polish.error}>
+          <Facts
+            rows={[
+              ['Provider', PROVIDER[p?.provider ?? ''] ?? p?.provider ?? '—'],
+              ['Queue driver', QUEUE_MODE[p?.driver ?? ''] ?? p?.driver ?? '—'],
+              ['Waiting', String(p?.counts.waiting ?? '—')],
+              ['Active', String(p?.counts.active ?? '—')],
+              ['Delayed', String(p?.counts.delayed ?? '—')],
+              ['Completed', String(p?.counts.completed ?? '—')],
+              ['Failed', p?.counts.failed ? <Chip size="small" color="error" label={p.counts.failed} /> : String(p?.counts.failed ?? '—')],
+            ]}
+          />
+        </Section>
+      </Stack>
     </Box>
   );
 }

@@ -25,9 +25,14 @@ import type { InvitationRecord, Role } from '../../types';
 const NO_ROLE = 'none';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The link as the invitee opens it: the API answers with a path (/invite/<token>). */
-export function absoluteInviteUrl(url: string, origin = window.location.origin): string {
-  return new URL(url, origin).toString();
+/**
+ * The link to send. The API answers with its own idea of the public address (PUBLIC_URL, or
+ * localhost when unset); the address the admin is using right now is the one known to reach
+ * this instance, so the link keeps the server's path and token on the browser's origin.
+ */
+export function inviteLink(url: string, origin = window.location.origin): string {
+  const parsed = new URL(url, origin);
+  return new URL(`${parsed.pathname}${parsed.search}`, origin).toString();
 }
 
 async function copyText(text: string): Promise<boolean> {
@@ -89,7 +94,7 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
     }
   };
 
-  const link = created?.url ? absoluteInviteUrl(created.url) : '';
+  const link = created?.url ? inviteLink(created.url) : '';
 
   return (
     <Dialog open={open} onClose={close} aria-labelledby="invite-title" maxWidth="sm" fullWidth>

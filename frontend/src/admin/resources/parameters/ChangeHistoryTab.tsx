@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ListBase, Pagination, useListContext } from 'react-admin';
 import { errorMessage } from '../../../api';
-import { formatDateTime } from '../../../components/format';
+import { formatDateTime, formatValue } from '../../../components/format';
 import { SearchBox } from '../../components/SearchBox';
 import { PARAMETERS } from '../../messages';
 import { CHANGE_TYPES, type ParameterChangeRecord } from '../../types';
@@ -46,14 +46,10 @@ const FIELD_LABELS: Record<string, string> = {
   question_override: 'Question override',
 };
 
+/** A recorded value, shortened: validation rules can be long JSON. */
 export function showValue(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '—';
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
-  if (typeof v === 'object') {
-    const text = JSON.stringify(v);
-    return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-  }
-  return String(v);
+  const text = formatValue(v);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
 function Values({ change }: { change: ParameterChangeRecord }) {

@@ -99,10 +99,10 @@ export function CreateParameterDialog({
     if (!open) return;
     setTab(initialTemplateId || templates.length ? 'template' : 'custom');
     select(templates.find((t) => t.id === initialTemplateId));
-    // A fresh dialog each time it opens; what was typed survives only failures, not a cancel.
+    // A fresh dialog each time it opens (the templates are loaded before the page offers it);
+    // what was typed survives a failed save, since the dialog stays open, not a cancel.
     setCustom(EMPTY_PARAMETER);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, initialTemplateId]);
+  }, [open, initialTemplateId]); // not on `templates`: a refetch must not reset a choice
 
   const close = () => {
     if (!saving) onClose();

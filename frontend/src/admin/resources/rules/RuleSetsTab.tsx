@@ -111,6 +111,7 @@ function RuleSetItem({
         <FormControlLabel
           control={<Switch size="small" checked={set.is_active} onChange={(e) => void toggle(e.target.checked)} disabled={busy} slotProps={{ input: { 'aria-label': `${set.name} active` } }} />}
           label={set.is_active ? 'Active' : 'Inactive'}
+          slotProps={{ typography: { variant: 'body2' } }}
           sx={{ mr: 0 }}
         />
         <Button size="small" startIcon={<AddIcon />} onClick={onAddRule} sx={{ ml: 'auto' }} aria-label={`Add Rule to ${set.name}`}>

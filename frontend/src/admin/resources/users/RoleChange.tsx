@@ -45,7 +45,11 @@ export function RoleChange({ record }: { record: UserRecord }) {
         mutationMode: 'pessimistic',
         onSuccess: (saved) => {
           setNext(undefined);
-          toast({ title: 'Role updated', description: `${name} is now ${roleLabel(saved.role)}.`, variant: 'success' });
+          toast({
+            title: 'Role updated',
+            description: saved.role ? `${name} is now ${roleLabel(saved.role)}.` : `${name} no longer has a role.`,
+            variant: 'success',
+          });
         },
         onError: (e) => {
           setNext(undefined);

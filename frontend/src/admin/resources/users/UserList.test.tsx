@@ -110,7 +110,7 @@ describe('User Management', () => {
     await userEvent.clear(within(dialog).getByLabelText(/^Email/));
     await userEvent.type(within(dialog).getByLabelText(/^Email/), 'new@clinic.test');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
-    expect(await within(dialog).findByDisplayValue('http://localhost:3000/invite/abc')).toBeInTheDocument();
+    expect(await within(dialog).findByDisplayValue(`${window.location.origin}/invite/abc`)).toBeInTheDocument();
     expect(api.callsTo('POST /api/invitations').at(-1)!.body).toEqual({ email: 'new@clinic.test', role: 'pcp' });
   });
 });
