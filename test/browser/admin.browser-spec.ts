@@ -21,6 +21,13 @@ beforeAll(async () => {
   await signIn(admin, cast.super_admin.email);
   await admin.waitForURL(`${t.url}/admin`);
 });
+// If Chromium went away, the story continues on a fresh signed-in page (the data lives on the server).
+beforeEach(async () => {
+  if (!admin.isClosed() && browser.browser.isConnected()) return;
+  admin = await browser.newPage();
+  await signIn(admin, cast.super_admin.email);
+  await admin.waitForURL(`${t.url}/admin`);
+});
 afterAll(async () => {
   await browser?.close();
   await t?.close();

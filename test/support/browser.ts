@@ -18,21 +18,32 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A real headless Chromium (Debian's package; see stack-notes). */
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * A real headless Chromium (Debian's package; see stack-notes). On this shared 2-core machine the
+ * browser process was seen to disconnect now and then without a crash report; a new page then
+ * starts a new browser instead of failing every later test.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: executablePath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const launch = async () => {
+    const b = await chromium.launch({ executablePath: executablePath(), headless: true, args: ARGS });
+    b.on('disconnected', () => process.stderr.write('[browser disconnected]\n'));
+    return b;
+  };
+  let browser = await launch();
   return {
-    browser,
+    get browser() {
+      return browser;
+    },
     async newPage() {
+      if (!browser.isConnected()) browser = await launch();
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-      page.on('close', () => void context.close());
+      page.on('crash', () => process.stderr.write(`[page crash] ${page.url()}\n`));
+      page.on('close', () => void context.close().catch(() => undefined));
       return page;
     },
     async close() {
