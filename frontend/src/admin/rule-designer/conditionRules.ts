@@ -1,3 +1,4 @@
+import { operatorsForDataType, typeClassOf } from '../../../../backend/src/engine/operators';
 import type { ParameterRecord } from '../types';
 
 /**
@@ -6,47 +7,13 @@ import type { ParameterRecord } from '../types';
  * equals / not_equals, as the engine reads them.
  */
 
-export type TypeClass = 'numeric' | 'text' | 'choice' | 'date' | 'boolean' | 'unknown';
-
-export function typeClassOf(dataType: string | null | undefined): TypeClass {
-  switch ((dataType ?? '').trim().toLowerCase()) {
-    case 'number':
-    case 'lab_range':
-    case 'vitals':
-    // The seeded BMI is "calculated" and compared like a number (the engine does the same).
-    case 'calculated':
-      return 'numeric';
-    case 'text':
-      return 'text';
-    case 'select':
-      return 'choice';
-    case 'date':
-    case 'time_based':
-      return 'date';
-    case 'boolean':
-      return 'boolean';
-    default:
-      return 'unknown';
-  }
-}
-
-const NUMERIC = ['equals', 'not_equals', 'greater_than', 'less_than', 'greater_equal', 'less_equal'];
-const TEXT = ['equals', 'not_equals', 'contains', 'starts_with', 'ends_with'];
-const DATE = ['equals', 'not_equals', 'before', 'after', 'within_days'];
-const EQUALITY = ['equals', 'not_equals'];
+// One definition for the editor and the server's validation: the engine is pure TypeScript, so the
+// browser imports it directly and can never offer an operator the server would refuse.
+export { typeClassOf, type TypeClass } from '../../../../backend/src/engine/operators';
 
 /** Spec section 5: operator lists by data type; select and any unknown type get equals / not_equals. */
 export function operatorsFor(dataType: string | null | undefined): string[] {
-  switch (typeClassOf(dataType)) {
-    case 'numeric':
-      return [...NUMERIC];
-    case 'text':
-      return [...TEXT];
-    case 'date':
-      return [...DATE];
-    default:
-      return [...EQUALITY];
-  }
+  return operatorsForDataType(dataType);
 }
 
 const LABELS: Record<string, string> = {
