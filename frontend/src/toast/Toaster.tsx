@@ -16,7 +16,8 @@ export function Toaster() {
       sx={{
         position: 'fixed',
         zIndex: (t) => t.zIndex.snackbar,
-        bottom: 16,
+        // Top right, below the app bar: at the bottom a toast covered a dialog's Save / Cancel buttons.
+        top: 72,
         right: 16,
         left: { xs: 16, sm: 'auto' },
         display: 'flex',
