@@ -1,20 +1,22 @@
-import { Controller, Get, Inject, OnModuleDestroy, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Public } from '../auth/auth-user';
+import { PolishService } from '../polish/polish.service';
 
 type Check = 'up' | 'down';
 
 @ApiTags('operations')
 @Controller('health')
-export class HealthController implements OnModuleDestroy {
-  private redis?: Redis;
-
-  constructor(@InjectDataSource() private readonly db: DataSource, @Inject(APP_CONFIG) private readonly config: AppConfig) {}
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly polish: PolishService,
+  ) {}
 
   @Public() @Get()
   @ApiOperation({ summary: 'Database and queue reachability: 200 when both are up, 503 otherwise' })
@@ -41,18 +43,7 @@ export class HealthController implements OnModuleDestroy {
   }
 
   private async queue(): Promise<Check> {
-    if (!this.config.redisUrl) return 'up'; // the in-process runner lives in this process
-    this.redis ??= new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    try {
-      if (this.redis.status === 'wait') await withTimeout(this.redis.connect(), 2000);
-      return (await withTimeout(this.redis.ping(), 2000)) === 'PONG' ? 'up' : 'down';
-    } catch {
-      return 'down';
-    }
-  }
-
-  async onModuleDestroy() {
-    this.redis?.disconnect();
+    return (await this.polish.queueHealthy().catch(() => false)) ? 'up' : 'down';
   }
 }
 

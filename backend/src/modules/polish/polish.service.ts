@@ -96,6 +96,11 @@ export class PolishService {
     }
   }
 
+  /** For /api/health: the queue's own connection answers, so health opens none of its own. */
+  queueHealthy(): Promise<boolean> {
+    return this.queue.isHealthy();
+  }
+
   async status(): Promise<PolishStatus> {
     return { driver: this.queue.driver, provider: this.providers.primary, counts: await this.queue.counts().catch(queueUnavailable) };
   }
