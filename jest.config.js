@@ -1,24 +1,50 @@
 // Nest 12 ships ESM only; @swc/jest compiles it (and its ESM helpers) to CommonJS for Jest.
-const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'peek-readable', 'oauth2-mock-server', 'jose'];
-const swc = ['@swc/jest', {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
+const esmPackages = [
+  '@nestjs',
+  'file-type',
+  'load-esm',
+  'strtok3',
+  'token-types',
+  'uint8array-extras',
+  '@tokenizer',
+  'peek-readable',
+  'oauth2-mock-server',
+  'jose',
+];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
   },
-  module: { type: 'commonjs' },
-}];
+];
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // The workspace packages are used from source in tests, so no build is needed first.
+  moduleNameMapper: {
+    '^@cds/engine$': '<rootDir>/packages/engine/src/index.ts',
+    '^@cds/contracts$': '<rootDir>/packages/contracts/src/index.ts',
+  },
 };
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/backend/src/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'] },
     { ...common, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'] },
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/browser-setup.ts'] },
+    // Clinical vignettes from the ADA Standards of Care, driven through the HTTP API (issue 9).
+    { ...common, displayName: 'clinical', testMatch: ['<rootDir>/test/clinical/**/*.clinical-spec.ts'] },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/browser-setup.ts'],
+    },
   ],
 };

@@ -15,7 +15,9 @@ delete env.REDIS_URL;
 function start() {
   const child = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
   child.output = () => out;
   return child;
 }
@@ -28,7 +30,9 @@ async function waitHealthy(child, ms) {
     try {
       const r = await fetch(`${base}/api/health`);
       if (r.status === 200) return Date.now() - t0;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`not healthy after ${ms} ms\n${child.output()}`);

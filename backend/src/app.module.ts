@@ -5,10 +5,13 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source';
 import { ApprovalsModule } from './modules/approvals/approvals.module';
 import { AssessmentsModule } from './modules/assessments/assessments.module';
+import { CdsHooksModule } from './modules/cds-hooks/cds-hooks.module';
+import { FhirModule } from './modules/fhir/fhir.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthController } from './modules/health/health.controller';
 import { ParametersModule } from './modules/parameters/parameters.module';
 import { RulesModule } from './modules/rules/rules.module';
+import { ImpactPreviewModule } from './modules/impact-preview';
 import { PolishModule } from './modules/polish/polish.module';
 import { UsersModule } from './modules/users/users.module';
 
@@ -27,8 +30,11 @@ export class AppModule {
         // feature modules: parameters, rules, assessments, polish (one line each, keep this order)
         ParametersModule,
         RulesModule,
+        ImpactPreviewModule,
         AssessmentsModule,
         PolishModule,
+        CdsHooksModule,
+        FhirModule,
       ],
       controllers: [HealthController],
     };

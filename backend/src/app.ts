@@ -1,29 +1,41 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Logger } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
+import { json, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './common/error.filter';
+import { withContractSchemas } from './common/contract-response';
 import { AppLogger } from './common/logger';
 import { PageInterceptor } from './common/page.interceptor';
+import { ReadOnlyEchoInterceptor } from './common/read-only-echo.interceptor';
 import { requestContext } from './common/request-context';
 import { validationPipe } from './common/validation';
+import { verifyJsonDepth } from './common/input-safety';
+import { serveFrontend } from './static-files';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export const FRONTEND_DIST = resolve(__dirname, '..', '..', 'frontend', 'dist');
 
 /** Builds the HTTP application (used by main.ts and by the end-to-end tests). */
+/** Longer than any proxy's idle timeout for upstream keep-alive connections (nginx: 60 s). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const logger = new AppLogger(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger, bodyParser: false });
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // A proxy that keeps upstream connections alive (nginx keepalive_timeout defaults to 60 s) must
+  // never reuse a socket Node has just closed: that race resets a request in flight, and a POST is
+  // not retried. Node's default of 5 s lost an answer under load in the multi-process test.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const incoming = req.header('x-request-id');
@@ -34,49 +46,42 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
       if (!req.originalUrl.startsWith('/api')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // Method, path and status only: bodies and query strings may hold secrets.
-      requestContext.run({ requestId }, () =>
-        logger.info(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`, 'HTTP'));
+      requestContext.run({ requestId }, () => logger.info(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`, 'HTTP'));
     });
     requestContext.run({ requestId }, next);
   });
-  app.use(helmet({
-    contentSecurityPolicy: {
-      directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'] },
-    },
-  }));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'] },
+      },
+    }),
+  );
+  // Tokens and patient data: no shared or browser cache keeps an API response.
+  app.use('/api', (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   app.enableCors({
-    origin: [/^http:\/\/localhost:\d+$/, /^http:\/\/127\.0\.0\.1:\d+$/],
+    origin: config.corsOrigins.length ? config.corsOrigins : false,
     exposedHeaders: ['Content-Range', 'X-Request-Id'],
   });
-  app.useBodyParser('json', { limit: config.bodyLimit });
+  // Nest's typed useBodyParser hides `verify`; the depth check must run before JSON.parse.
+  app.use(json({ limit: config.bodyLimit, verify: verifyJsonDepth, type: ['application/json', 'application/fhir+json'] }));
   app.setGlobalPrefix('api');
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalInterceptors(new PageInterceptor());
+  app.useGlobalInterceptors(new PageInterceptor(), new ReadOnlyEchoInterceptor());
 
   const openApi = new DocumentBuilder()
     .setTitle('Diabetes clinical decision support API')
     .setVersion(config.version)
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, openApi), { jsonDocumentUrl: 'api/docs-json' });
-
-  serveFrontend(app);
-  return app;
-}
-
-/** The built SPA answers every GET outside /api with index.html (client-side routing). */
-function serveFrontend(app: NestExpressApplication) {
-  if (!existsSync(join(FRONTEND_DIST, 'index.html'))) {
-    new Logger('Frontend').warn(`No built frontend at ${FRONTEND_DIST}; run npm run build`);
-    return;
-  }
-  app.useStaticAssets(FRONTEND_DIST, { index: false, maxAge: '1h', setHeaders: (res, path) => {
-    if (path.includes(`${join('dist', 'assets')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  } });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || req.path === '/api' || req.path.startsWith('/api/')) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(FRONTEND_DIST, 'index.html'));
+  SwaggerModule.setup('api/docs', app, () => withContractSchemas(SwaggerModule.createDocument(app, openApi)), {
+    jsonDocumentUrl: 'api/docs-json',
   });
+
+  serveFrontend(app, FRONTEND_DIST);
+  return app;
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from './config/app-config';
 import { createDataSource } from './database/data-source';
 import { embeddedDataDir, startEmbeddedPostgres } from './database/embedded';
-import { ROLES, type Role } from './modules/users/user.entity';
+import { ROLES, type Role } from '@cds/contracts';
 
 const USAGE = `Usage:
   npm run cli -- grant-role <email> <admin|super_admin|pcp|none>
@@ -38,8 +38,11 @@ async function main(argv: string[]) {
     }
     if (role === null) await ds.query('DELETE FROM user_roles WHERE user_id = $1', [user.id]);
     else {
-      await ds.query(`INSERT INTO user_roles (user_id, role) VALUES ($1, $2)
-        ON CONFLICT (user_id) DO UPDATE SET role = EXCLUDED.role, granted_by = NULL`, [user.id, role]);
+      await ds.query(
+        `INSERT INTO user_roles (user_id, role) VALUES ($1, $2)
+        ON CONFLICT (user_id) DO UPDATE SET role = EXCLUDED.role, granted_by = NULL`,
+        [user.id, role],
+      );
     }
     process.stdout.write(`${email} now has the role ${role ?? 'none'}.\n`);
     return 0;
@@ -49,7 +52,10 @@ async function main(argv: string[]) {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);

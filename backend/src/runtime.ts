@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { createApp } from './app';
 import type { AppConfig } from './config/app-config';
-import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded';
+import { embeddedDataDir, lockDataDir, startEmbeddedPostgres, type DataDirLock, type EmbeddedDatabase } from './database/embedded';
 
 export interface Runtime {
   app: NestExpressApplication;
@@ -15,6 +15,8 @@ export interface RuntimeOptions {
   /** Embedded mode only: keep the database in memory instead of under DATA_DIR (tests). */
   inMemory?: boolean;
   listen?: boolean;
+  /** A lock on DATA_DIR already taken by the caller (main.ts takes it before anything else runs). */
+  dataDirLock?: DataDirLock;
 }
 
 /**
@@ -23,21 +25,24 @@ export interface RuntimeOptions {
  */
 export async function startRuntime(config: AppConfig, opts: RuntimeOptions = {}): Promise<Runtime> {
   let embedded: EmbeddedDatabase | undefined;
+  let lock: DataDirLock | undefined;
   let resolved = config;
-  if (!config.databaseUrl) {
-    embedded = await startEmbeddedPostgres(opts.inMemory ? undefined : embeddedDataDir(config.dataDir));
-    resolved = { ...config, databaseUrl: embedded.url };
-  }
   let app: NestExpressApplication | undefined;
   try {
+    if (!config.databaseUrl) {
+      if (!opts.inMemory) lock = opts.dataDirLock ?? lockDataDir(config.dataDir);
+      embedded = await startEmbeddedPostgres(opts.inMemory ? undefined : embeddedDataDir(config.dataDir));
+      resolved = { ...config, databaseUrl: embedded.url };
+    }
     app = await createApp(resolved);
-    await app.get(DataSource).runMigrations({ transaction: 'each' });
-    app.enableShutdownHooks();
+    await runMigrationsOnce(app.get(DataSource));
+    // No Nest shutdown hooks: main.ts closes the runtime on SIGTERM/SIGINT, in order (HTTP, database, DATA_DIR lock).
     if (opts.listen !== false) await app.listen(resolved.port, '0.0.0.0');
     else await app.init();
   } catch (e) {
     await app?.close().catch(() => undefined);
     await embedded?.close().catch(() => undefined);
+    lock?.release();
     throw e;
   }
   const address = opts.listen !== false ? app.getHttpServer().address() : null;
@@ -52,6 +57,28 @@ export async function startRuntime(config: AppConfig, opts: RuntimeOptions = {})
       closed = true;
       await app!.close();
       await embedded?.close();
+      lock?.release();
     },
   };
+}
+
+const MIGRATION_LOCK = 7261002;
+
+/**
+ * Several API processes (API_PROCESSES, replicas) start at once on one database: the first
+ * migrates while the others wait on an advisory lock, then find nothing pending.
+ */
+async function runMigrationsOnce(db: DataSource): Promise<void> {
+  const runner = db.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await db.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await runner.release();
+  }
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { AppLogger } from './common/logger';
+import { AppLogger, flushLogs, useProcessLogOutput } from './common/logger';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { PolishRunner } from './modules/polish/polish.runner';
 
@@ -58,14 +58,18 @@ export async function main() {
     process.stderr.write(`${problem}\n`);
     process.exit(1);
   }
+  useProcessLogOutput();
   const worker = await startWorker(config);
-  process.stdout.write(`Worker ready: queue question-polish on Redis (prefix ${config.queue.prefix})\n`);
+  process.stdout.write(
+    `Worker ready: queue question-polish on Redis (prefix ${config.queue.prefix}, ${config.workerConcurrency} jobs at a time)\n`,
+  );
 
   const stop = async (signal: string) => {
     process.stdout.write(`${signal} received, finishing active jobs\n`);
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     await worker.close();
+    flushLogs();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -74,6 +78,7 @@ export async function main() {
 
 if (require.main === module) {
   main().catch((e) => {
+    flushLogs();
     process.stderr.write(`Worker start-up failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });

@@ -18,7 +18,11 @@ describe('routes and guards', () => {
   it('landing redirects a signed-in user by role, with a spinner while the role loads', async () => {
     seedSession();
     const pending = deferred<Response>();
-    mockApi({ 'GET /api/me': () => pending.promise, 'GET /api/assessments': json(200, [], { 'Content-Range': 'assessments 0-0/0' }), 'GET /api/assessments/summary': json(404, {}) });
+    mockApi({
+      'GET /api/me': () => pending.promise,
+      'GET /api/assessments': json(200, [], { 'Content-Range': 'assessments 0-0/0' }),
+      'GET /api/assessments/summary': json(404, {}),
+    });
     renderApp('/');
     expect(await screen.findByRole('progressbar')).toBeInTheDocument();
     expect(screen.queryByText('Get Started')).not.toBeInTheDocument();

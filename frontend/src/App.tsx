@@ -1,12 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { RedirectIfSignedIn, RequireRole } from './auth/guards';
-import { ADMIN_ROLES, CLINICAL_ROLES } from './auth/roles';
+import { ADMIN_ROLES, CLINICAL_ROLES } from '@cds/contracts';
 import { FullPageSpinner } from './components/FullPageSpinner';
 import Landing from './pages/Landing';
 
 // Landing is in the entry chunk (first paint of /). Everything else loads on demand; the admin
 // console (react-admin, React Flow) never loads for /, /auth or /dashboard.
+// MUI's theme loads with the MUI pages (consoles, invitations), never on the public pages.
+const MuiLayout = lazy(() => import('./MuiProviders'));
 const AuthPage = lazy(() => import('./pages/AuthPage'));
 const Dashboard = lazy(() => import('./pages/Dashboard'));
 const Unauthorized = lazy(() => import('./pages/Unauthorized'));
@@ -18,6 +20,7 @@ const PcpDashboard = lazy(() => import('./pcp/PcpDashboard'));
 const Diagnostics = lazy(() => import('./pcp/Diagnostics'));
 const CaseHistory = lazy(() => import('./pcp/CaseHistory'));
 const CaseDetail = lazy(() => import('./pcp/CaseDetail'));
+const ChatCaseDetail = lazy(() => import('./pcp/ChatCaseDetail'));
 const PcpSettings = lazy(() => import('./pcp/PcpSettings'));
 const ClinicalAssessmentPage = lazy(() => import('./assessment/ClinicalAssessmentPage'));
 const ChatbotPage = lazy(() => import('./chat/ChatbotPage'));
@@ -43,30 +46,74 @@ export function AppRoutes() {
           }
         />
         <Route path="/unauthorized" element={<Unauthorized />} />
-        <Route path="/invite/:token" element={<InvitePage />} />
+        <Route element={<MuiLayout />}>
+          <Route path="/invite/:token" element={<InvitePage />} />
+        </Route>
         <Route element={<RequireRole />}>
           <Route path="/dashboard" element={<Dashboard />} />
-          <Route path="/chatbot" element={<ChatbotPage />} />
+          <Route element={<MuiLayout />}>
+            <Route path="/chatbot" element={<ChatbotPage />} />
+          </Route>
         </Route>
         <Route element={<RequireRole allow={ADMIN_ROLES} />}>
-          <Route path="/admin/*" element={<AdminApp />} />
+          <Route element={<MuiLayout />}>
+            <Route path="/admin/*" element={<AdminApp />} />
+          </Route>
         </Route>
         <Route element={<RequireRole allow={CLINICAL_ROLES} />}>
-          <Route path="/clinical-form" element={<ClinicalAssessmentPage />} />
-          <Route path="/pcp" element={<PcpLayout />}>
-            <Route
-              index
-              element={
-                <Suspense fallback={<FullPageSpinner />}>
-                  <PcpDashboard />
-                </Suspense>
-              }
-            />
-            <Route path="diagnostics" element={<Suspense fallback={<FullPageSpinner />}><Diagnostics /></Suspense>} />
-            <Route path="cases" element={<Suspense fallback={<FullPageSpinner />}><CaseHistory /></Suspense>} />
-            <Route path="cases/:id" element={<Suspense fallback={<FullPageSpinner />}><CaseDetail /></Suspense>} />
-            <Route path="settings" element={<Suspense fallback={<FullPageSpinner />}><PcpSettings /></Suspense>} />
-            <Route path="*" element={<NotFound />} />
+          <Route element={<MuiLayout />}>
+            <Route path="/clinical-form" element={<ClinicalAssessmentPage />} />
+            <Route path="/pcp" element={<PcpLayout />}>
+              <Route
+                index
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <PcpDashboard />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="diagnostics"
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <Diagnostics />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="cases"
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <CaseHistory />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="cases/:id"
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <CaseDetail />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="chats/:id"
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <ChatCaseDetail />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="settings"
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <PcpSettings />
+                  </Suspense>
+                }
+              />
+              <Route path="*" element={<NotFound />} />
+            </Route>
           </Route>
         </Route>
         <Route path="*" element={<NotFound />} />

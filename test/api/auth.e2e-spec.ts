@@ -2,8 +2,12 @@ import { startTestApp, type TestApp } from '../support/app';
 import { counts, createUser, PASSWORD, uniqueEmail } from '../support/factories';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const MISSING = 'You must provide either an email or phone number and a password';
 
@@ -11,7 +15,9 @@ describe('sign-up', () => {
   it('creates the account, its profile from the sign-up names, and returns a session', async () => {
     await createUser(t, 'super_admin'); // an owner exists, so this account gets no role
     const email = uniqueEmail('signup');
-    const res = await t.http().post('/api/auth/signup')
+    const res = await t
+      .http()
+      .post('/api/auth/signup')
       .send({ email: email.toUpperCase(), password: PASSWORD, data: { first_name: 'Ada', last_name: 'Lovelace' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: 3600, user: { email, role: null, email_confirmed_at: null } });
@@ -41,16 +47,14 @@ describe('sign-up', () => {
     expect(res.body.details).toContain('Password must be at least 10 characters long');
   });
 
-  it.each([
-    [{ password: PASSWORD }],
-    [{ email: uniqueEmail() }],
-    [{}],
-    [{ email: '   ', password: PASSWORD }],
-  ])('missing email or password gets the spec message (%j)', async (body) => {
-    const res = await t.http().post('/api/auth/signup').send(body);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ statusCode: 400, code: 'validation_failed', message: MISSING });
-  });
+  it.each([[{ password: PASSWORD }], [{ email: uniqueEmail() }], [{}], [{ email: '   ', password: PASSWORD }]])(
+    'missing email or password gets the spec message (%j)',
+    async (body) => {
+      const res = await t.http().post('/api/auth/signup').send(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, code: 'validation_failed', message: MISSING });
+    },
+  );
 
   it('rejects a malformed e-mail address', async () => {
     const res = await t.http().post('/api/auth/signup').send({ email: 'not-an-email', password: PASSWORD });
@@ -70,7 +74,10 @@ describe('sign-in', () => {
   it('gives the same answer for an unknown e-mail and a wrong password', async () => {
     const u = await createUser(t);
     const wrong = await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: 'wrong password here' });
-    const unknown = await t.http().post('/api/auth/token?grant_type=password').send({ email: uniqueEmail('ghost'), password: PASSWORD });
+    const unknown = await t
+      .http()
+      .post('/api/auth/token?grant_type=password')
+      .send({ email: uniqueEmail('ghost'), password: PASSWORD });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ statusCode: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
     expect(unknown.body).toEqual(wrong.body);
@@ -180,7 +187,11 @@ describe('change password', () => {
   it('needs the current password, applies the policy and signs out other sessions', async () => {
     const u = await createUser(t);
     const other = await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: PASSWORD });
-    const wrong = await t.http().put('/api/auth/user').set(u.auth).send({ current_password: 'not it at all', password: 'a brand new passphrase' });
+    const wrong = await t
+      .http()
+      .put('/api/auth/user')
+      .set(u.auth)
+      .send({ current_password: 'not it at all', password: 'a brand new passphrase' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('invalid_credentials');
     const weak = await t.http().put('/api/auth/user').set(u.auth).send({ current_password: PASSWORD, password: 'short' });
@@ -189,7 +200,9 @@ describe('change password', () => {
     expect(ok.status).toBe(200);
     expect((await t.http().get('/api/auth/user').set(u.auth)).status).toBe(200);
     expect((await t.http().get('/api/auth/user').set('Authorization', `Bearer ${other.body.access_token}`)).status).toBe(401);
-    expect((await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: 'a brand new passphrase' })).status).toBe(200);
+    expect(
+      (await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: 'a brand new passphrase' })).status,
+    ).toBe(200);
     expect((await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: PASSWORD })).status).toBe(400);
   });
 });

@@ -2,10 +2,11 @@ import { startTestApp, type TestApp } from '../support/app';
 import { createCast, PASSWORD, type TestUser } from '../support/factories';
 
 /**
- * The server-side permission table (product spec section 6, api.md). Every route the
+ * The server-side permission table (docs/product-spec.md section 6, docs/api.md). Every route the
  * running app exposes must appear here: a new route without an entry fails this suite.
  */
-type Access = 'public' | 'signed-in' | Array<'pcp' | 'admin' | 'super_admin'>;
+/** 'cds-client': CDS Hooks service calls take a registered client's JWT, never a user's token (issue 11). */
+type Access = 'public' | 'signed-in' | 'cds-client' | Array<'pcp' | 'admin' | 'super_admin'>;
 const ADMIN: Access = ['admin', 'super_admin'];
 const CLINICAL: Access = ['pcp', 'admin', 'super_admin'];
 
@@ -65,6 +66,16 @@ export const MATRIX: Record<string, Access> = {
   'DELETE /api/rule-sets/:id': ADMIN,
   'PATCH /api/rule-sets/:id/activation': ADMIN,
   'POST /api/rule-sets/:id/publish': ADMIN,
+  'GET /api/rule-sets/:id/publish-check': ADMIN,
+  'POST /api/rule-sets/:id/impact-preview': ADMIN,
+  'GET /api/rule-sets/:id/impact-preview/:previewId': ADMIN,
+  'GET /api/rule-sets/:id/versions/:number/impact-preview': ADMIN,
+  'POST /api/rule-sets/:id/run': ADMIN,
+  'GET /api/rule-sets/:id/boundary-vignettes': ADMIN,
+  'GET /api/rule-sets/:id/test-cases': ADMIN,
+  'POST /api/rule-sets/:id/test-cases': ADMIN,
+  'PUT /api/rule-sets/:id/test-cases/:caseId': ADMIN,
+  'DELETE /api/rule-sets/:id/test-cases/:caseId': ADMIN,
   'GET /api/rule-sets/:id/versions': ADMIN,
   'GET /api/rule-sets/:id/versions/:number': ADMIN,
   'GET /api/rule-sets/:id/diff': ADMIN,
@@ -91,10 +102,25 @@ export const MATRIX: Record<string, Access> = {
   'GET /api/assessments/:id': CLINICAL,
   'POST /api/assessments/:id/answers': CLINICAL,
   'POST /api/chat-sessions': 'signed-in',
+  'GET /api/chat-sessions': 'signed-in',
   'GET /api/chat-sessions/:id': 'signed-in',
   'POST /api/chat-sessions/:id/answers': 'signed-in',
   'POST /api/chat-sessions/:id/choice': 'signed-in',
   'GET /api/rule-sets/:id/analytics': ADMIN,
+  'GET /api/cds-services': 'public',
+  'POST /api/cds-services/:id': 'cds-client',
+  'POST /api/cds-services/:id/feedback': 'cds-client',
+  'GET /api/cds-clients': ADMIN,
+  'GET /api/cds-clients/:id': ADMIN,
+  'POST /api/cds-clients': ADMIN,
+  'PUT /api/cds-clients/:id': ADMIN,
+  'DELETE /api/cds-clients/:id': ADMIN,
+  'POST /api/cds-prefill/redeem': CLINICAL,
+  // FHIR out and the adaptive questionnaire (issue 11): clinical users with their session token.
+  'GET /api/assessments/:id/fhir': CLINICAL,
+  'GET /api/rule-sets/:id/versions/:number/fhir': ADMIN,
+  'GET /api/fhir/Questionnaire/:id': CLINICAL,
+  'POST /api/fhir/Questionnaire/:id/\\$next-question': CLINICAL,
 };
 void CLINICAL;
 
@@ -108,15 +134,23 @@ beforeAll(async () => {
   t = await startTestApp();
   users = await createCast(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-interface Layer { route?: { path: string; methods: Record<string, boolean> } }
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
 
 function appRoutes(): string[] {
   const express = t.runtime.app.getHttpAdapter().getInstance() as { router: { stack: Layer[] } };
   return express.router.stack
     .filter((l) => l.route && l.route.path.startsWith('/api'))
-    .flatMap((l) => Object.keys(l.route!.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${l.route!.path}`));
+    .flatMap((l) =>
+      Object.keys(l.route!.methods)
+        .filter((m) => m !== '_all')
+        .map((m) => `${m.toUpperCase()} ${l.route!.path}`),
+    );
 }
 
 async function tokenFor(persona: Persona, route: string): Promise<string | undefined> {
@@ -132,6 +166,7 @@ async function tokenFor(persona: Persona, route: string): Promise<string | undef
 
 function allowed(access: Access, persona: Persona): boolean {
   if (access === 'public') return true;
+  if (access === 'cds-client') return false;
   if (persona === 'anonymous') return false;
   if (access === 'signed-in') return true;
   return persona !== 'none' && access.includes(persona);
@@ -150,12 +185,18 @@ describe('authorization matrix', () => {
     async (route, persona, access) => {
       const [method, path] = route.split(' ');
       // scope=local: the default (global) would end the persona's shared session too.
-      const url = path.replace(/:id/g, '00000000-0000-4000-8000-000000000000') + (path === '/api/auth/logout' ? '?scope=local' : '');
+      // A literal '$' (FHIR operations) is escaped in Express route paths.
+      const url =
+        path.replace(/:id/g, '00000000-0000-4000-8000-000000000000').replace(/\\\$/g, '$') +
+        (path === '/api/auth/logout' ? '?scope=local' : '');
       const token = await tokenFor(persona, route);
       let req = t.http()[method.toLowerCase() as 'get'](url);
       if (token) req = req.set('Authorization', `Bearer ${token}`);
       const res = method === 'GET' ? await req : await req.send({});
-      if (allowed(access, persona)) {
+      if (access === 'cds-client') {
+        expect(res.status).toBe(401);
+        expect(res.body.code).toBe('invalid_client_jwt');
+      } else if (allowed(access, persona)) {
         expect([401, 403]).not.toContain(res.status);
       } else {
         expect(res.status).toBe(persona === 'anonymous' ? 401 : 403);

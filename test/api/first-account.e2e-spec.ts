@@ -7,12 +7,21 @@ describe('ownership of a new instance', () => {
     const fresh = await startTestApp();
     try {
       const [a, b] = await Promise.all([
-        fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('first'), password: PASSWORD }),
-        fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('second'), password: PASSWORD }),
+        fresh
+          .http()
+          .post('/api/auth/signup')
+          .send({ email: uniqueEmail('first'), password: PASSWORD }),
+        fresh
+          .http()
+          .post('/api/auth/signup')
+          .send({ email: uniqueEmail('second'), password: PASSWORD }),
       ]);
       expect([a.status, b.status]).toEqual([201, 201]);
       expect([a.body.user.role, b.body.user.role].sort()).toEqual(['super_admin', null].sort());
-      const c = await fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('third'), password: PASSWORD });
+      const c = await fresh
+        .http()
+        .post('/api/auth/signup')
+        .send({ email: uniqueEmail('third'), password: PASSWORD });
       expect(c.body.user.role).toBeNull();
     } finally {
       await fresh.close();
@@ -22,9 +31,15 @@ describe('ownership of a new instance', () => {
   it('the last super_admin cannot be demoted', async () => {
     const fresh = await startTestApp();
     try {
-      const owner = await fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('owner'), password: PASSWORD });
-      const res = await fresh.http().put(`/api/users/${owner.body.user.id}/role`)
-        .set('Authorization', `Bearer ${owner.body.access_token}`).send({ role: 'admin' });
+      const owner = await fresh
+        .http()
+        .post('/api/auth/signup')
+        .send({ email: uniqueEmail('owner'), password: PASSWORD });
+      const res = await fresh
+        .http()
+        .put(`/api/users/${owner.body.user.id}/role`)
+        .set('Authorization', `Bearer ${owner.body.access_token}`)
+        .send({ role: 'admin' });
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('conflict');
     } finally {
@@ -37,10 +52,20 @@ describe('activity feed', () => {
   it('lists sign-ups, requests and decisions newest first, for real', async () => {
     const fresh = await startTestApp();
     try {
-      const empty = await fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('owner'), password: PASSWORD });
+      const empty = await fresh
+        .http()
+        .post('/api/auth/signup')
+        .send({ email: uniqueEmail('owner'), password: PASSWORD });
       const owner = { Authorization: `Bearer ${empty.body.access_token}` };
-      const u = await fresh.http().post('/api/auth/signup').send({ email: uniqueEmail('doc'), password: PASSWORD });
-      const req = await fresh.http().post('/api/me/access-requests').set('Authorization', `Bearer ${u.body.access_token}`).send({ requested_role: 'pcp' });
+      const u = await fresh
+        .http()
+        .post('/api/auth/signup')
+        .send({ email: uniqueEmail('doc'), password: PASSWORD });
+      const req = await fresh
+        .http()
+        .post('/api/me/access-requests')
+        .set('Authorization', `Bearer ${u.body.access_token}`)
+        .send({ requested_role: 'pcp' });
       await fresh.http().post(`/api/approvals/${req.body.id}/approve`).set(owner);
       const feed = await fresh.http().get('/api/activity').set(owner);
       expect(feed.status).toBe(200);

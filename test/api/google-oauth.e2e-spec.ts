@@ -8,7 +8,8 @@ import { createUser, PASSWORD, uniqueEmail } from '../support/factories';
 /** Google sign-in end to end against a real OAuth2/OIDC server started here (oauth2-mock-server). */
 async function startProvider(profile: object): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(process.execPath, [join(__dirname, '..', 'support', 'oauth-server.mjs')], {
-    env: { ...process.env, NODE_OPTIONS: '', OAUTH_PROFILE: JSON.stringify(profile) }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '', OAUTH_PROFILE: JSON.stringify(profile) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     proc.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
@@ -36,8 +37,13 @@ beforeAll(async () => {
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   t = await startTestApp({
-    PORT: String(port), PUBLIC_URL: publicUrl, GOOGLE_CLIENT_ID: 'cds-test-client', GOOGLE_CLIENT_SECRET: 'cds-test-secret',
-    GOOGLE_AUTH_URL: `${provider.url}/authorize`, GOOGLE_TOKEN_URL: `${provider.url}/token`, GOOGLE_USERINFO_URL: `${provider.url}/userinfo`,
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
+    GOOGLE_CLIENT_ID: 'cds-test-client',
+    GOOGLE_CLIENT_SECRET: 'cds-test-secret',
+    GOOGLE_AUTH_URL: `${provider.url}/authorize`,
+    GOOGLE_TOKEN_URL: `${provider.url}/token`,
+    GOOGLE_USERINFO_URL: `${provider.url}/userinfo`,
   });
 });
 afterAll(async () => {
@@ -70,19 +76,31 @@ describe('Continue with Google', () => {
     await createUser(t, 'super_admin');
     const fragment = await browserSignIn();
     expect(fragment.get('token_type')).toBe('bearer');
-    const me = await t.http().get('/api/me').set('Authorization', `Bearer ${fragment.get('access_token')}`);
+    const me = await t
+      .http()
+      .get('/api/me')
+      .set('Authorization', `Bearer ${fragment.get('access_token')}`);
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe(email);
     expect(me.body.user.email_confirmed_at).not.toBeNull();
     expect(me.body.profile).toMatchObject({ first_name: 'Grace', last_name: 'Hopper' });
-    const refreshed = await t.http().post('/api/auth/token?grant_type=refresh_token').send({ refresh_token: fragment.get('refresh_token') });
+    const refreshed = await t
+      .http()
+      .post('/api/auth/token?grant_type=refresh_token')
+      .send({ refresh_token: fragment.get('refresh_token') });
     expect(refreshed.status).toBe(200);
   });
 
   it('signs the same Google account into the same user next time', async () => {
     const a = await browserSignIn();
     const b = await browserSignIn();
-    const idOf = async (f: URLSearchParams) => (await t.http().get('/api/auth/user').set('Authorization', `Bearer ${f.get('access_token')}`)).body.id;
+    const idOf = async (f: URLSearchParams) =>
+      (
+        await t
+          .http()
+          .get('/api/auth/user')
+          .set('Authorization', `Bearer ${f.get('access_token')}`)
+      ).body.id;
     expect(await idOf(a)).toBe(await idOf(b));
   });
 

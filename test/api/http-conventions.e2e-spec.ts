@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { startTestApp, type TestApp } from '../support/app';
 import { counts, createCast, PASSWORD, uniqueEmail } from '../support/factories';
 
@@ -7,7 +8,9 @@ beforeAll(async () => {
   t = await startTestApp();
   cast = await createCast(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const errorShape = (body: Record<string, unknown>) => {
   expect(typeof body.statusCode).toBe('number');
@@ -50,13 +53,20 @@ describe('bad input never writes and never 500s', () => {
   });
 
   it('a body over the size limit gets 413', async () => {
-    const res = await t.http().post('/api/auth/signup').send({ email: uniqueEmail(), password: 'x'.repeat(200_000) });
+    const res = await t
+      .http()
+      .post('/api/auth/signup')
+      .send({ email: uniqueEmail(), password: 'x'.repeat(200_000) });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
   });
 
   it('profile update with a wrong type or unknown field gets 400 and changes nothing', async () => {
-    for (const body of [{ first_name: 1, last_name: 'X' }, { first_name: 'A', last_name: 'B', role: 'admin' }, { first_name: null, last_name: 'B' }]) {
+    for (const body of [
+      { first_name: 1, last_name: 'X' },
+      { first_name: 'A', last_name: 'B', role: 'admin' },
+      { first_name: null, last_name: 'B' },
+    ]) {
       const res = await t.http().patch('/api/me/profile').set(cast.none.auth).send(body);
       expect(res.status).toBe(400);
       errorShape(res.body);
@@ -72,6 +82,26 @@ describe('bad input never writes and never 500s', () => {
 });
 
 describe('cross-cutting HTTP behaviour', () => {
+  it('keeps an idle keep-alive connection open past 5 s, so a proxy reusing it loses no request', async () => {
+    // nginx keeps upstream connections for 60 s; Node's default keepAliveTimeout (5 s) closed them under it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; socket: object }>((resolve, reject) => {
+        const req = request(`${t.url}/api/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket! }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const first = await get();
+    await new Promise((r) => setTimeout(r, 6_000));
+    const second = await get();
+    agent.destroy();
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.socket).toBe(first.socket);
+  }, 20_000);
+
   it('every response carries an x-request-id; a sane incoming one is echoed', async () => {
     const generated = await t.http().get('/api/health');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -7,7 +7,9 @@ beforeAll(async () => {
   t = await startTestApp();
   cast = await createCast(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const tokenOf = (url: string) => url.split('/invite/')[1];
 
@@ -40,7 +42,9 @@ describe('invitations', () => {
 
   it('only a super_admin invites administrators', async () => {
     expect((await t.http().post('/api/invitations').set(cast.admin.auth).send({ email: uniqueEmail(), role: 'admin' })).status).toBe(403);
-    expect((await t.http().post('/api/invitations').set(cast.super_admin.auth).send({ email: uniqueEmail(), role: 'admin' })).status).toBe(201);
+    expect((await t.http().post('/api/invitations').set(cast.super_admin.auth).send({ email: uniqueEmail(), role: 'admin' })).status).toBe(
+      201,
+    );
   });
 
   it('refuses a second open invitation, an existing user, bad bodies; revoked links stop working', async () => {
@@ -49,16 +53,27 @@ describe('invitations', () => {
     expect((await t.http().post('/api/invitations').set(cast.admin.auth).send({ email, role: 'pcp' })).status).toBe(409);
     expect((await t.http().post('/api/invitations').set(cast.admin.auth).send({ email: cast.pcp.email, role: 'pcp' })).status).toBe(409);
     const before = await counts(t, ['invitations']);
-    for (const body of [{ email: 'nope', role: 'pcp' }, { email: uniqueEmail(), role: 'wizard' }, { email: uniqueEmail() }, { email: uniqueEmail(), role: 'pcp', x: 1 }]) {
+    for (const body of [
+      { email: 'nope', role: 'pcp' },
+      { email: uniqueEmail(), role: 'wizard' },
+      { email: uniqueEmail() },
+      { email: uniqueEmail(), role: 'pcp', x: 1 },
+    ]) {
       expect((await t.http().post('/api/invitations').set(cast.admin.auth).send(body)).status).toBe(400);
     }
     expect(await counts(t, ['invitations'])).toEqual(before);
     const revoked = await t.http().delete(`/api/invitations/${first.body.id}`).set(cast.admin.auth);
     expect(revoked.body.status).toBe('revoked');
     const users = await counts(t, ['users']);
-    expect((await t.http().post('/api/invitations/accept').send({ token: tokenOf(first.body.url), password: PASSWORD })).status).toBe(409);
+    expect(
+      (
+        await t
+          .http()
+          .post('/api/invitations/accept')
+          .send({ token: tokenOf(first.body.url), password: PASSWORD })
+      ).status,
+    ).toBe(409);
     expect(await counts(t, ['users'])).toEqual(users);
     expect((await t.http().get('/api/invitations/by-token/unknown-token')).status).toBe(404);
   });
 });
-

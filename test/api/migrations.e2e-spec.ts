@@ -3,8 +3,11 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/
 import { createTestDatabase } from '../support/app';
 
 const tables = async (ds: ReturnType<typeof createDataSource>) =>
-  (await ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`))
-    .map((r: { table_name: string }) => r.table_name);
+  (
+    await ds.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,
+    )
+  ).map((r: { table_name: string }) => r.table_name);
 
 describe('migrations', () => {
   let embedded: EmbeddedDatabase | undefined;
@@ -32,8 +35,25 @@ describe('migrations', () => {
     const applied = await ds.runMigrations({ transaction: 'each' });
     expect(applied.length).toBe(ds.migrations.length);
     const schema = await tables(ds);
-    expect(schema).toEqual(expect.arrayContaining(['users', 'user_roles', 'profiles', 'user_approvals', 'auth_sessions', 'refresh_tokens', 'invitations',
-      'parameters', 'parameter_changes', 'rule_sets', 'rules', 'rule_set_versions', 'rule_test_cases', 'assessments', 'chatbot_sessions']));
+    expect(schema).toEqual(
+      expect.arrayContaining([
+        'users',
+        'user_roles',
+        'profiles',
+        'user_approvals',
+        'auth_sessions',
+        'refresh_tokens',
+        'invitations',
+        'parameters',
+        'parameter_changes',
+        'rule_sets',
+        'rules',
+        'rule_set_versions',
+        'rule_test_cases',
+        'assessments',
+        'chatbot_sessions',
+      ]),
+    );
     for (let i = 0; i < applied.length; i++) await ds.undoLastMigration({ transaction: 'each' });
     expect(await tables(ds)).toEqual([]);
     await ds.runMigrations({ transaction: 'each' });

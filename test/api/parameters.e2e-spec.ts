@@ -1,7 +1,16 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { counts, createCast } from '../support/factories';
 import {
-  action, cond, createFromTemplate, createParameter, createRule, createRuleSet, expectStatus, seedTemplates, uniqueName, type ParameterJson,
+  action,
+  cond,
+  createFromTemplate,
+  createParameter,
+  createRule,
+  createRuleSet,
+  expectStatus,
+  seedTemplates,
+  uniqueName,
+  type ParameterJson,
 } from '../support/clinical-factories';
 
 let t: TestApp;
@@ -10,16 +19,29 @@ beforeAll(async () => {
   t = await startTestApp();
   cast = await createCast(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const TABLES = ['parameters', 'parameter_changes'];
 const filter = (f: Record<string, unknown>) => ({ filter: JSON.stringify(f) });
 const ids = (list: { id: string }[]) => list.map((p) => p.id);
 /** The question-polishing worker fills polished_* (and so question_text) in the background. */
-const withoutPolish = ({ polished_question: _q, polished_provider: _p, polished_input_hash: _h, polished_at: _a, question_text: _t, ...rest }: ParameterJson) => rest;
+const withoutPolish = ({
+  polished_question: _q,
+  polished_provider: _p,
+  polished_input_hash: _h,
+  polished_at: _a,
+  question_text: _t,
+  ...rest
+}: ParameterJson) => rest;
 
 async function changesOf(parameterId: string) {
-  const res = await t.http().get('/api/parameter-changes').query({ ...filter({ parameter_id: parameterId }), sort: '["changed_at","ASC"]' }).set(cast.admin.auth);
+  const res = await t
+    .http()
+    .get('/api/parameter-changes')
+    .query({ ...filter({ parameter_id: parameterId }), sort: '["changed_at","ASC"]' })
+    .set(cast.admin.auth);
   return expectStatus(res, 200, 'list changes').body as Array<Record<string, any>>;
 }
 
@@ -29,19 +51,39 @@ describe('reading parameters', () => {
     const b = await createParameter(t, cast.admin, { name: `${tag}_b`, display_name: `${tag} Beta` });
     const a = await createParameter(t, cast.admin, { name: `${tag}_a`, display_name: `${tag} alpha` });
     const c = await createParameter(t, cast.admin, { name: `${tag}_c`, display_name: `${tag} Gamma` });
-    expectStatus(await t.http().patch(`/api/parameters/${c.id}/activation`).set(cast.admin.auth).send({ is_active: false }), 200, 'deactivate');
+    expectStatus(
+      await t.http().patch(`/api/parameters/${c.id}/activation`).set(cast.admin.auth).send({ is_active: false }),
+      200,
+      'deactivate',
+    );
     for (const user of [cast.none, cast.pcp]) {
-      const res = await t.http().get('/api/parameters').query(filter({ q: tag })).set(user.auth);
+      const res = await t
+        .http()
+        .get('/api/parameters')
+        .query(filter({ q: tag }))
+        .set(user.auth);
       expect(res.status).toBe(200);
       expect(ids(res.body)).toEqual([a.id, b.id]);
       expect(res.headers['content-range']).toBe('parameters 0-1/2');
     }
-    const inactive = await t.http().get('/api/parameters').query(filter({ q: tag, is_active: false })).set(cast.pcp.auth);
+    const inactive = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ q: tag, is_active: false }))
+      .set(cast.pcp.auth);
     expect(ids(inactive.body)).toEqual([c.id]);
-    const all = await t.http().get('/api/parameters').query(filter({ q: tag, is_active: 'all' })).set(cast.pcp.auth);
+    const all = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ q: tag, is_active: 'all' }))
+      .set(cast.pcp.auth);
     expect(ids(all.body)).toEqual([a.id, b.id, c.id]);
     // react-admin getMany: a deactivated parameter a rule points at must still resolve.
-    const many = await t.http().get('/api/parameters').query(filter({ id: [a.id, c.id] })).set(cast.pcp.auth);
+    const many = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ id: [a.id, c.id] }))
+      .set(cast.pcp.auth);
     expect(ids(many.body).sort()).toEqual([a.id, c.id].sort());
     const one = await t.http().get(`/api/parameters/${c.id}`).set(cast.none.auth);
     expect(one.status).toBe(200);
@@ -50,18 +92,47 @@ describe('reading parameters', () => {
 
   it('q matches display name or name, case-insensitively; category, data_type and is_template filter', async () => {
     const tag = uniqueName('Needle');
-    const byName = await createParameter(t, cast.admin, { name: `${tag}_x`, display_name: 'Something else', category: 'vitals', data_type: 'vitals' });
-    const byDisplay = await createParameter(t, cast.admin, { display_name: `Has ${tag.toUpperCase()} inside`, category: 'labs', data_type: 'lab_range' });
+    const byName = await createParameter(t, cast.admin, {
+      name: `${tag}_x`,
+      display_name: 'Something else',
+      category: 'vitals',
+      data_type: 'vitals',
+    });
+    const byDisplay = await createParameter(t, cast.admin, {
+      display_name: `Has ${tag.toUpperCase()} inside`,
+      category: 'labs',
+      data_type: 'lab_range',
+    });
     const tpl = await createParameter(t, cast.admin, { name: `${tag}_tpl`, is_template: true, template_name: 'general', category: 'labs' });
-    const q = await t.http().get('/api/parameters').query(filter({ q: tag.toLowerCase() })).set(cast.admin.auth);
+    const q = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ q: tag.toLowerCase() }))
+      .set(cast.admin.auth);
     expect(ids(q.body).sort()).toEqual([byName.id, byDisplay.id, tpl.id].sort());
-    const vitals = await t.http().get('/api/parameters').query(filter({ q: tag, category: 'vitals' })).set(cast.admin.auth);
+    const vitals = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ q: tag, category: 'vitals' }))
+      .set(cast.admin.auth);
     expect(ids(vitals.body)).toEqual([byName.id]);
-    const labRange = await t.http().get('/api/parameters').query(filter({ q: tag, data_type: 'lab_range' })).set(cast.admin.auth);
+    const labRange = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ q: tag, data_type: 'lab_range' }))
+      .set(cast.admin.auth);
     expect(ids(labRange.body)).toEqual([byDisplay.id]);
-    const templates = await t.http().get('/api/parameters').query(filter({ q: tag, is_template: true })).set(cast.admin.auth);
+    const templates = await t
+      .http()
+      .get('/api/parameters')
+      .query(filter({ q: tag, is_template: true }))
+      .set(cast.admin.auth);
     expect(ids(templates.body)).toEqual([tpl.id]);
-    const sorted = await t.http().get('/api/parameters').query({ ...filter({ q: tag }), sort: '["name","DESC"]', range: '[0,0]' }).set(cast.admin.auth);
+    const sorted = await t
+      .http()
+      .get('/api/parameters')
+      .query({ ...filter({ q: tag }), sort: '["name","DESC"]', range: '[0,0]' })
+      .set(cast.admin.auth);
     expect(sorted.body).toHaveLength(1);
     expect(sorted.headers['content-range']).toBe('parameters 0-0/3');
   });
@@ -89,30 +160,78 @@ describe('reading parameters', () => {
 describe('creating a custom parameter', () => {
   it('stores every field, starts at version 1, active, and records a created change in the history', async () => {
     const name = uniqueName('Wt_lb');
-    const res = await t.http().post('/api/parameters').set(cast.admin.auth).send({
-      name, display_name: 'Weight', description: 'Body weight', data_type: 'number', category: 'vitals', units: 'lb',
-      is_required: false, validation_rules: { min: 50, max: 700 }, loinc_code: '29463-7', change_reason: 'Needed for BMI',
-    });
+    const res = await t
+      .http()
+      .post('/api/parameters')
+      .set(cast.admin.auth)
+      .send({
+        name,
+        display_name: 'Weight',
+        description: 'Body weight',
+        data_type: 'number',
+        category: 'vitals',
+        units: 'lb',
+        is_required: false,
+        validation_rules: { min: 50, max: 700 },
+        loinc_code: '29463-7',
+        change_reason: 'Needed for BMI',
+      });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      name, display_name: 'Weight', description: 'Body weight', data_type: 'number', category: 'vitals', units: 'lb',
-      is_required: false, is_template: false, template_name: null, is_diabetes_specific: false, version: 1, is_active: true,
-      validation_rules: { min: 50, max: 700 }, loinc_code: '29463-7', created_by: cast.admin.id,
-      question_text: 'What is your weight?', question_override: null, polished_question: null, polished_provider: null,
-      polished_input_hash: null, polished_at: null,
+      name,
+      display_name: 'Weight',
+      description: 'Body weight',
+      data_type: 'number',
+      category: 'vitals',
+      units: 'lb',
+      is_required: false,
+      is_template: false,
+      template_name: null,
+      is_diabetes_specific: false,
+      version: 1,
+      is_active: true,
+      validation_rules: { min: 50, max: 700 },
+      loinc_code: '29463-7',
+      created_by: cast.admin.id,
+      question_text: 'What is your weight?',
+      question_override: null,
+      polished_question: null,
+      polished_provider: null,
+      polished_input_hash: null,
+      polished_at: null,
     });
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     const [change] = await changesOf(res.body.id);
     expect(change).toMatchObject({
-      parameter_id: res.body.id, parameter_name: name, change_type: 'created', old_values: null,
-      changed_by: cast.admin.id, changed_by_email: cast.admin.email, change_reason: 'Needed for BMI',
+      parameter_id: res.body.id,
+      parameter_name: name,
+      change_type: 'created',
+      old_values: null,
+      changed_by: cast.admin.id,
+      changed_by_email: cast.admin.email,
+      change_reason: 'Needed for BMI',
     });
-    expect(change.new_values).toMatchObject({ name, display_name: 'Weight', data_type: 'number', version: 1, is_active: true, loinc_code: '29463-7' });
+    expect(change.new_values).toMatchObject({
+      name,
+      display_name: 'Weight',
+      data_type: 'number',
+      version: 1,
+      is_active: true,
+      loinc_code: '29463-7',
+    });
   });
 
   it('defaults: required, not a template, empty validation rules; super_admin may create; calculated is a data type', async () => {
     const p = await createParameter(t, cast.super_admin, { data_type: 'calculated', category: 'vitals' });
-    expect(p).toMatchObject({ is_required: true, is_template: false, validation_rules: {}, description: null, units: null, loinc_code: null, data_type: 'calculated' });
+    expect(p).toMatchObject({
+      is_required: true,
+      is_template: false,
+      validation_rules: {},
+      description: null,
+      units: null,
+      loinc_code: null,
+      data_type: 'calculated',
+    });
   });
 
   it.each([
@@ -126,8 +245,14 @@ describe('creating a custom parameter', () => {
     [{ name: 'x', display_name: 'X', data_type: 'number', category: 'labs', is_required: 'yes' }, 'is_required'],
     [{ name: 'x', display_name: 'X', data_type: 'number', category: 'labs', is_required: null }, 'is_required'],
     [{ name: 'x', display_name: 'X', data_type: 'number', category: 'labs', validation_rules: [1] }, 'validation_rules must be an object'],
-    [{ name: 'x', display_name: 'X', data_type: 'select', category: 'labs', validation_rules: { options: [{ value: 1 }] } }, 'validation_rules.options'],
-    [{ name: 'x', display_name: 'X', data_type: 'number', category: 'labs', loinc_code: 'HBA1C' }, 'loinc_code'],
+    [
+      { name: 'x', display_name: 'X', data_type: 'select', category: 'labs', validation_rules: { options: [{ value: 1 }] } },
+      'validation_rules.options',
+    ],
+    [
+      { name: 'x', display_name: 'X', data_type: 'number', category: 'labs', loinc_code: 'HBA1C' },
+      'LOINC code "HBA1C" must look like 4548-4',
+    ],
     [{ name: 'x', display_name: 'X', data_type: 'number', category: 'labs', question_override: 'q'.repeat(201) }, 'question_override'],
     [{ name: 'x'.repeat(101), display_name: 'X', data_type: 'number', category: 'labs' }, 'name'],
     [{ name: 'x', display_name: 'X', data_type: 'number', category: 'labs', version: 7 }, "Unknown field 'version'"],
@@ -145,13 +270,20 @@ describe('creating a custom parameter', () => {
   it('an active name already taken (in any case) is 409 and writes nothing; a deactivated one frees the name', async () => {
     const first = await createParameter(t, cast.admin, { name: uniqueName('TSH') });
     const before = await counts(t, TABLES);
-    const res = await t.http().post('/api/parameters').set(cast.admin.auth)
+    const res = await t
+      .http()
+      .post('/api/parameters')
+      .set(cast.admin.auth)
       .send({ name: first.name.toUpperCase(), display_name: 'Again', data_type: 'number', category: 'labs' });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ statusCode: 409, code: 'conflict' });
     expect(res.body.message).toContain('already exists');
     expect(await counts(t, TABLES)).toEqual(before);
-    expectStatus(await t.http().patch(`/api/parameters/${first.id}/activation`).set(cast.admin.auth).send({ is_active: false }), 200, 'deactivate');
+    expectStatus(
+      await t.http().patch(`/api/parameters/${first.id}/activation`).set(cast.admin.auth).send({ is_active: false }),
+      200,
+      'deactivate',
+    );
     const again = await createParameter(t, cast.admin, { name: first.name });
     expect(again.id).not.toBe(first.id);
     // ...and the old one cannot come back while the new one holds the name.
@@ -162,7 +294,11 @@ describe('creating a custom parameter', () => {
   it('pcp and role-less users cannot write, and nothing is written', async () => {
     const before = await counts(t, TABLES);
     for (const user of [cast.pcp, cast.none]) {
-      const res = await t.http().post('/api/parameters').set(user.auth).send({ name: 'x', display_name: 'X', data_type: 'number', category: 'labs' });
+      const res = await t
+        .http()
+        .post('/api/parameters')
+        .set(user.auth)
+        .send({ name: 'x', display_name: 'X', data_type: 'number', category: 'labs' });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
     }
@@ -181,51 +317,83 @@ describe('templates', () => {
     expect(after.parameter_changes - before.parameter_changes).toBe(6);
 
     const byName: Record<string, ParameterJson> = Object.fromEntries(res.body.templates.map((p: ParameterJson) => [p.name, p]));
-    expect(Object.keys(byName).sort()).toEqual(['blood_pressure_diastolic', 'blood_pressure_systolic', 'bmi', 'fasting_glucose', 'hba1c', 'microalbumin']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'blood_pressure_diastolic',
+      'blood_pressure_systolic',
+      'bmi',
+      'fasting_glucose',
+      'hba1c',
+      'microalbumin',
+    ]);
+    // Issue 9: UCUM units, plausible limits, decimals, a source, and half-open bands (lower bound in, upper out).
+    const bands = (p: ParameterJson, key = 'ranges') =>
+      (p.validation_rules[key] as { name: string; min: number; max: number; min_inclusive: boolean; max_inclusive: boolean }[]).map(
+        (r) => `${r.name} ${r.min_inclusive ? '[' : '('}${r.min}, ${r.max}${r.max_inclusive ? ']' : ')'}`,
+      );
     expect(byName.hba1c).toMatchObject({
-      data_type: 'lab_range', category: 'labs', units: '%', is_required: true, is_template: true, is_active: true,
-      is_diabetes_specific: true, version: 1, loinc_code: '4548-4',
+      data_type: 'lab_range',
+      category: 'labs',
+      units: '%',
+      is_required: true,
+      is_template: true,
+      is_active: true,
+      is_diabetes_specific: true,
+      version: 1,
+      loinc_code: '4548-4',
       validation_rules: {
-        normal_range: { min: 4, max: 5.6 }, prediabetes_range: { min: 5.7, max: 6.4 }, diabetes_range: { min: 6.5, max: 15 },
+        min: 3,
+        max: 20,
+        decimals: 1,
+        units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152 }],
+        source: expect.stringContaining('ADA Standards of Care in Diabetes—2026, Section 2'),
         time_constraint: 'last_3_months',
-        age_adjustments: { elderly: { min_age: 65, target_max: 7.5 }, adult: { min_age: 18, target_max: 7 } },
       },
     });
+    expect(bands(byName.hba1c)).toEqual(['normal [3, 5.7)', 'prediabetes [5.7, 6.5)', 'diabetes [6.5, 20]']);
     expect(byName.fasting_glucose).toMatchObject({
-      data_type: 'lab_range', category: 'labs', units: 'mg/dL', is_required: true, loinc_code: '1558-6',
-      validation_rules: {
-        normal_range: { min: 70, max: 99 }, prediabetes_range: { min: 100, max: 125 }, diabetes_range: { min: 126, max: 400 },
-        time_constraint: 'fasting_8_hours', unit_conversion: { from: 'mmol/L', to: 'mg/dL', factor: 18 },
-      },
+      units: 'mg/dL',
+      loinc_code: '1558-6',
+      validation_rules: { min: 20, max: 800, decimals: 0, units_accepted: [{ code: 'mmol/L', factor: 18 }] },
     });
+    expect(bands(byName.fasting_glucose)).toEqual([
+      'hypoglycemia [20, 70)',
+      'normal [70, 100)',
+      'prediabetes [100, 126)',
+      'diabetes [126, 800]',
+    ]);
     expect(byName.blood_pressure_systolic).toMatchObject({
-      data_type: 'vitals', category: 'vitals', units: 'mmHg', is_required: true, loinc_code: '8480-6',
-      validation_rules: {
-        target_range: { min: 90, max: 130 }, stage_1_hypertension_range: { min: 130, max: 139 },
-        stage_2_hypertension_range: { min: 140, max: 180 }, crisis_range: { min: 180, max: 250 }, diabetes_target: { max: 130 },
-      },
+      data_type: 'vitals',
+      units: 'mm[Hg]',
+      loinc_code: '8480-6',
+      validation_rules: { decimals: 0, source: expect.stringContaining('ACC/AHA') },
     });
-    expect(byName.blood_pressure_diastolic).toMatchObject({
-      data_type: 'vitals', category: 'vitals', units: 'mmHg', is_required: true, loinc_code: '8462-4',
-      validation_rules: {
-        target_range: { min: 60, max: 80 }, stage_1_hypertension_range: { min: 80, max: 89 },
-        stage_2_hypertension_range: { min: 90, max: 120 }, crisis_range: { min: 120, max: 140 }, diabetes_target: { max: 80 },
-      },
-    });
-    expect(byName.bmi).toMatchObject({
-      data_type: 'calculated', category: 'vitals', units: 'kg/m²', is_required: false, loinc_code: '39156-5',
-      validation_rules: {
-        underweight_range: { max: 18.5 }, normal_range: { min: 18.5, max: 24.9 }, overweight_range: { min: 25, max: 29.9 },
-        obese_range: { min: 30, max: 50 }, formula: 'weight_kg / (height_m * height_m)',
-      },
-    });
+    expect(bands(byName.blood_pressure_systolic)).toEqual([
+      'target [50, 130)',
+      'stage_1_hypertension [130, 140)',
+      'stage_2_hypertension [140, 180)',
+      'crisis [180, 300]',
+    ]);
+    expect(byName.blood_pressure_diastolic).toMatchObject({ units: 'mm[Hg]', loinc_code: '8462-4' });
+    expect(bands(byName.blood_pressure_diastolic)).toEqual([
+      'target [20, 80)',
+      'stage_1_hypertension [80, 90)',
+      'stage_2_hypertension [90, 120)',
+      'crisis [120, 200]',
+    ]);
+    expect(byName.bmi).toMatchObject({ data_type: 'calculated', units: 'kg/m2', loinc_code: '39156-5', validation_rules: { decimals: 1 } });
+    expect(bands(byName.bmi)).toEqual(['underweight [10, 18.5)', 'normal [18.5, 25)', 'overweight [25, 30)', 'obese [30, 80]']);
+    expect(bands(byName.bmi, 'asian_american_ranges')).toEqual([
+      'underweight [10, 18.5)',
+      'normal [18.5, 23)',
+      'overweight [23, 27.5)',
+      'obese [27.5, 80]',
+    ]);
     expect(byName.microalbumin).toMatchObject({
-      data_type: 'lab_range', category: 'labs', units: 'mg/g creatinine', is_required: false, loinc_code: '9318-7',
-      validation_rules: {
-        normal_range: { max: 30 }, microalbuminuria_range: { min: 30, max: 300 }, macroalbuminuria_range: { min: 300, max: 5000 },
-        time_constraint: 'annual_screening', gender_adjustments: true,
-      },
+      units: 'mg/g',
+      loinc_code: '9318-7',
+      validation_rules: { min: 0, max: 5000, decimals: 0 },
     });
+    expect(bands(byName.microalbumin)).toEqual(['normal [0, 30)', 'moderately_increased [30, 300)', 'severely_increased [300, 5000]']);
 
     const again = await t.http().post('/api/parameters/templates/seed').set(cast.super_admin.auth);
     expect(again.status).toBe(200);
@@ -234,9 +402,63 @@ describe('templates', () => {
     expect(await counts(t, TABLES)).toEqual(after);
   });
 
+  it('every template band list has no gap and no overlap at the template precision, and covers min to max', async () => {
+    const templates = await seedTemplates(t, cast.admin);
+    const six = ['hba1c', 'fasting_glucose', 'blood_pressure_systolic', 'blood_pressure_diastolic', 'bmi', 'microalbumin'];
+    for (const p of six.map((name) => templates[name])) {
+      const rules = p.validation_rules as { min: number; max: number; decimals: number } & Record<string, unknown>;
+      const step = 10 ** -rules.decimals;
+      for (const key of Object.keys(rules).filter((k) => k.endsWith('ranges'))) {
+        const list = rules[key] as { name: string; min: number; max: number; min_inclusive: boolean; max_inclusive: boolean }[];
+        // Every recorded value from min to max, at the declared decimals, is in exactly one band.
+        const scale = 10 ** rules.decimals;
+        for (let units = Math.round(rules.min * scale); units <= Math.round(rules.max * scale); units += 1) {
+          const v = units / scale;
+          const hits = list.filter(
+            (r) => (r.min_inclusive ? v >= r.min - 1e-9 : v > r.min + 1e-9) && (r.max_inclusive ? v <= r.max + 1e-9 : v < r.max - 1e-9),
+          );
+          if (hits.length !== 1) throw new Error(`${p.name} ${key}: ${v} is in ${hits.map((h) => h.name).join(', ') || 'no band'}`);
+        }
+        expect(list[0].min).toBe(rules.min);
+        expect(list[list.length - 1].max).toBe(rules.max);
+        expect(step).toBeGreaterThan(0);
+      }
+      expect(Object.keys(rules).some((k) => k.endsWith('ranges'))).toBe(true);
+    }
+  });
+
+  it.each([
+    ['4548-5', 400],
+    ['4548-4', 201],
+    ['1558-7', 400],
+  ])('LOINC %s on create is %i (format and mod-10 check digit)', async (loinc, status) => {
+    const res = await t
+      .http()
+      .post('/api/parameters')
+      .set(cast.admin.auth)
+      .send({ name: uniqueName('loinc'), display_name: 'Lab', data_type: 'number', category: 'labs', loinc_code: loinc });
+    expect(res.status).toBe(status);
+    if (status === 400) {
+      expect(res.body).toMatchObject({ statusCode: 400, code: 'validation_failed' });
+      expect(res.body.message).toContain(`LOINC code "${loinc}" has a wrong check digit`);
+    }
+  });
+
+  it('LOINC check digit on update too: 4548-5 is 400 and nothing changes', async () => {
+    const p = await createParameter(t, cast.admin, { loinc_code: '4548-4' });
+    const res = await t.http().put(`/api/parameters/${p.id}`).set(cast.admin.auth).send({ loinc_code: '4548-5' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('the code for 4548 ends in -4');
+    expect((await t.http().get(`/api/parameters/${p.id}`).set(cast.admin.auth)).body.loinc_code).toBe('4548-4');
+  });
+
   it('lists templates by display name, flagging the diabetes-specific ones', async () => {
     await seedTemplates(t, cast.admin);
-    const general = await createParameter(t, cast.admin, { display_name: 'AAA General', is_template: true, template_name: 'general_vitals' });
+    const general = await createParameter(t, cast.admin, {
+      display_name: 'AAA General',
+      is_template: true,
+      template_name: 'general_vitals',
+    });
     const res = await t.http().get('/api/parameters/templates').set(cast.pcp.auth);
     expect(res.status).toBe(200);
     const names = res.body.map((p: ParameterJson) => p.display_name);
@@ -249,19 +471,35 @@ describe('templates', () => {
   it('creates a parameter from a template: a copy with overrides, not a template, version 1, active', async () => {
     const { bmi } = await seedTemplates(t, cast.admin);
     const p = await createFromTemplate(t, cast.admin, bmi, {
-      name: uniqueName('bmi_adult'), display_name: 'Adult BMI', units: 'kg/m2', validation_rules: { obese_range: { min: 30 } },
+      name: uniqueName('bmi_adult'),
+      display_name: 'Adult BMI',
+      units: 'kg/m2',
+      validation_rules: { obese_range: { min: 30 } },
     });
     expect(p).toMatchObject({
-      display_name: 'Adult BMI', units: 'kg/m2', validation_rules: { obese_range: { min: 30 } },
-      data_type: 'calculated', category: 'vitals', description: bmi.description, loinc_code: '39156-5',
-      // Product spec section 7: is_required defaults true, whatever the template says.
-      is_required: true, is_template: false, version: 1, is_active: true, created_by: cast.admin.id,
+      display_name: 'Adult BMI',
+      units: 'kg/m2',
+      validation_rules: { obese_range: { min: 30 } },
+      data_type: 'calculated',
+      category: 'vitals',
+      description: bmi.description,
+      loinc_code: '39156-5',
+      // docs/product-spec.md section 7: is_required defaults true, whatever the template says.
+      is_required: true,
+      is_template: false,
+      version: 1,
+      is_active: true,
+      created_by: cast.admin.id,
     });
     expect(p.id).not.toBe(bmi.id);
     const [change] = await changesOf(p.id);
     expect(change).toMatchObject({ change_type: 'created', change_reason: 'Created from template "BMI"' });
     // The template itself is untouched.
-    expect((await t.http().get(`/api/parameters/${bmi.id}`).set(cast.admin.auth)).body).toMatchObject({ is_template: true, units: 'kg/m²', version: 1 });
+    expect((await t.http().get(`/api/parameters/${bmi.id}`).set(cast.admin.auth)).body).toMatchObject({
+      is_template: true,
+      units: 'kg/m2',
+      version: 1,
+    });
   });
 
   it('without overrides the copy keeps the template name; a second copy is 409 while the first is active', async () => {
@@ -297,18 +535,33 @@ describe('templates', () => {
 describe('editing', () => {
   it('PUT bumps the version and records only what changed, old and new, with the reason', async () => {
     const p = await createParameter(t, cast.admin, { units: 'mg/dL', validation_rules: { max: 400 } });
-    const res = await t.http().put(`/api/parameters/${p.id}`).set(cast.admin.auth)
-      .send({ display_name: 'Glucose (fasting)', units: 'mmol/L', validation_rules: { max: 22 }, description: p.description, change_reason: 'SI units' });
+    const res = await t
+      .http()
+      .put(`/api/parameters/${p.id}`)
+      .set(cast.admin.auth)
+      .send({
+        display_name: 'Glucose (fasting)',
+        units: 'mmol/L',
+        validation_rules: { max: 22 },
+        description: p.description,
+        change_reason: 'SI units',
+      });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ display_name: 'Glucose (fasting)', units: 'mmol/L', validation_rules: { max: 22 }, version: 2 });
     const [, change] = await changesOf(p.id);
     expect(change).toMatchObject({
-      change_type: 'updated', change_reason: 'SI units', changed_by_email: cast.admin.email,
+      change_type: 'updated',
+      change_reason: 'SI units',
+      changed_by_email: cast.admin.email,
       old_values: { display_name: p.display_name, units: 'mg/dL', validation_rules: { max: 400 }, version: 1 },
       new_values: { display_name: 'Glucose (fasting)', units: 'mmol/L', validation_rules: { max: 22 }, version: 2 },
     });
     expect(Object.keys(change.new_values).sort()).toEqual(['display_name', 'units', 'validation_rules', 'version']);
-    const again = await t.http().put(`/api/parameters/${p.id}`).set(cast.admin.auth).send({ display_name: 'Glucose (fasting)', units: 'mmol/L' });
+    const again = await t
+      .http()
+      .put(`/api/parameters/${p.id}`)
+      .set(cast.admin.auth)
+      .send({ display_name: 'Glucose (fasting)', units: 'mmol/L' });
     expect(again.body.version).toBe(2);
     expect(await changesOf(p.id)).toHaveLength(2);
   });
@@ -316,12 +569,24 @@ describe('editing', () => {
   it('question_override (string or null, at most 200 characters) drives question_text', async () => {
     const p = await createParameter(t, cast.admin, { display_name: 'Fasting Glucose' });
     expect(p.question_text).toBe('What is your fasting glucose?');
-    const set = await t.http().put(`/api/parameters/${p.id}`).set(cast.admin.auth).send({ question_override: 'What was your glucose this morning, before eating?' });
-    expect(set.body).toMatchObject({ question_override: 'What was your glucose this morning, before eating?', question_text: 'What was your glucose this morning, before eating?', version: 2 });
+    const set = await t
+      .http()
+      .put(`/api/parameters/${p.id}`)
+      .set(cast.admin.auth)
+      .send({ question_override: 'What was your glucose this morning, before eating?' });
+    expect(set.body).toMatchObject({
+      question_override: 'What was your glucose this morning, before eating?',
+      question_text: 'What was your glucose this morning, before eating?',
+      version: 2,
+    });
     const cleared = await t.http().put(`/api/parameters/${p.id}`).set(cast.admin.auth).send({ question_override: null });
     expect(cleared.body).toMatchObject({ question_override: null, version: 3 });
     expect(cleared.body.question_text).toBe(cleared.body.polished_question ?? 'What is your fasting glucose?');
-    const long = await t.http().put(`/api/parameters/${p.id}`).set(cast.admin.auth).send({ question_override: 'x'.repeat(201) });
+    const long = await t
+      .http()
+      .put(`/api/parameters/${p.id}`)
+      .set(cast.admin.auth)
+      .send({ question_override: 'x'.repeat(201) });
     expect(long.status).toBe(400);
   });
 
@@ -357,28 +622,55 @@ describe('editing', () => {
 describe('cloning', () => {
   it('makes a real, independent copy under a new name', async () => {
     const source = await createParameter(t, cast.admin, {
-      display_name: 'Thyroid Stimulating Hormone', data_type: 'lab_range', units: 'mIU/L', validation_rules: { normal_range: { min: 0.4, max: 4 } },
-      loinc_code: '3016-3', question_override: 'What was the latest TSH?', is_required: false,
+      display_name: 'Thyroid Stimulating Hormone',
+      data_type: 'lab_range',
+      units: 'mIU/L',
+      validation_rules: { normal_range: { min: 0.4, max: 4 } },
+      loinc_code: '3016-3',
+      question_override: 'What was the latest TSH?',
+      is_required: false,
     });
     expectStatus(await t.http().put(`/api/parameters/${source.id}`).set(cast.admin.auth).send({ units: 'mU/L' }), 200, 'edit source');
     const name = uniqueName('TSH_copy');
     const res = await t.http().post(`/api/parameters/${source.id}/clone`).set(cast.admin.auth).send({ name });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      name, display_name: 'Thyroid Stimulating Hormone (copy)', data_type: 'lab_range', category: 'labs', units: 'mU/L',
-      validation_rules: { normal_range: { min: 0.4, max: 4 } }, loinc_code: '3016-3', question_override: 'What was the latest TSH?',
-      is_required: false, is_template: false, version: 1, is_active: true, created_by: cast.admin.id,
+      name,
+      display_name: 'Thyroid Stimulating Hormone (copy)',
+      data_type: 'lab_range',
+      category: 'labs',
+      units: 'mU/L',
+      validation_rules: { normal_range: { min: 0.4, max: 4 } },
+      loinc_code: '3016-3',
+      question_override: 'What was the latest TSH?',
+      is_required: false,
+      is_template: false,
+      version: 1,
+      is_active: true,
+      created_by: cast.admin.id,
     });
     expect(res.body.id).not.toBe(source.id);
-    expectStatus(await t.http().put(`/api/parameters/${res.body.id}`).set(cast.admin.auth).send({ units: 'pmol/L', validation_rules: {} }), 200, 'edit clone');
+    expectStatus(
+      await t.http().put(`/api/parameters/${res.body.id}`).set(cast.admin.auth).send({ units: 'pmol/L', validation_rules: {} }),
+      200,
+      'edit clone',
+    );
     const sourceNow = (await t.http().get(`/api/parameters/${source.id}`).set(cast.admin.auth)).body;
     expect(sourceNow).toMatchObject({ units: 'mU/L', validation_rules: { normal_range: { min: 0.4, max: 4 } }, version: 2 });
     const [change] = await changesOf(res.body.id);
     expect(change).toMatchObject({ change_type: 'created', change_reason: `Cloned from "${source.name}"` });
-    const named = await t.http().post(`/api/parameters/${source.id}/clone`).set(cast.admin.auth).send({ name: uniqueName('tsh2'), display_name: 'TSH (paediatric)' });
+    const named = await t
+      .http()
+      .post(`/api/parameters/${source.id}/clone`)
+      .set(cast.admin.auth)
+      .send({ name: uniqueName('tsh2'), display_name: 'TSH (paediatric)' });
     expect(named.body.display_name).toBe('TSH (paediatric)');
     const long = await createParameter(t, cast.admin, { display_name: 'd'.repeat(200) });
-    const longCopy = await t.http().post(`/api/parameters/${long.id}/clone`).set(cast.admin.auth).send({ name: uniqueName('long') });
+    const longCopy = await t
+      .http()
+      .post(`/api/parameters/${long.id}/clone`)
+      .set(cast.admin.auth)
+      .send({ name: uniqueName('long') });
     expect(longCopy.status).toBe(201);
     expect(longCopy.body.display_name).toBe(`${'d'.repeat(193)} (copy)`);
   });
@@ -390,7 +682,9 @@ describe('cloning', () => {
     [{ name: 'fresh_name', colour: 'red' }, 400],
   ])('refuses bad clones and writes nothing (%j)', async (body, status) => {
     const source = await createParameter(t, cast.admin);
-    const raw = JSON.parse(JSON.stringify(body).replace('"SOURCE"', JSON.stringify(source.name)).replace('fresh_name', uniqueName('fresh')));
+    const raw = JSON.parse(
+      JSON.stringify(body).replace('"SOURCE"', JSON.stringify(source.name)).replace('fresh_name', uniqueName('fresh')),
+    );
     const before = await counts(t, TABLES);
     const res = await t.http().post(`/api/parameters/${source.id}/clone`).set(cast.admin.auth).send(raw);
     expect(res.status).toBe(status);
@@ -398,7 +692,11 @@ describe('cloning', () => {
   });
 
   it('cloning an unknown parameter is 404', async () => {
-    const res = await t.http().post('/api/parameters/00000000-0000-4000-8000-000000000000/clone').set(cast.admin.auth).send({ name: uniqueName('x') });
+    const res = await t
+      .http()
+      .post('/api/parameters/00000000-0000-4000-8000-000000000000/clone')
+      .set(cast.admin.auth)
+      .send({ name: uniqueName('x') });
     expect(res.status).toBe(404);
   });
 });
@@ -406,7 +704,11 @@ describe('cloning', () => {
 describe('activation', () => {
   it('deactivates and activates, recording each change once', async () => {
     const p = await createParameter(t, cast.admin);
-    const off = await t.http().patch(`/api/parameters/${p.id}/activation`).set(cast.admin.auth).send({ is_active: false, change_reason: 'Retired' });
+    const off = await t
+      .http()
+      .patch(`/api/parameters/${p.id}/activation`)
+      .set(cast.admin.auth)
+      .send({ is_active: false, change_reason: 'Retired' });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ id: p.id, is_active: false, version: 1 });
     const twice = await t.http().patch(`/api/parameters/${p.id}/activation`).set(cast.admin.auth).send({ is_active: false });
@@ -419,14 +721,17 @@ describe('activation', () => {
     expect(history[2]).toMatchObject({ old_values: { is_active: false }, new_values: { is_active: true } });
   });
 
-  it.each([[{}], [{ is_active: 'no' }], [{ is_active: null }], [{ is_active: true, reason: 'x' }]])('bad bodies get 400 (%j)', async (body) => {
-    const p = await createParameter(t, cast.admin);
-    const before = await counts(t, TABLES);
-    const res = await t.http().patch(`/api/parameters/${p.id}/activation`).set(cast.admin.auth).send(body);
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('validation_failed');
-    expect(await counts(t, TABLES)).toEqual(before);
-  });
+  it.each([[{}], [{ is_active: 'no' }], [{ is_active: null }], [{ is_active: true, reason: 'x' }]])(
+    'bad bodies get 400 (%j)',
+    async (body) => {
+      const p = await createParameter(t, cast.admin);
+      const before = await counts(t, TABLES);
+      const res = await t.http().patch(`/api/parameters/${p.id}/activation`).set(cast.admin.auth).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
+      expect(await counts(t, TABLES)).toEqual(before);
+    },
+  );
 });
 
 describe('deleting', () => {
@@ -438,7 +743,12 @@ describe('deleting', () => {
     expect((await t.http().get(`/api/parameters/${p.id}`).set(cast.admin.auth)).status).toBe(404);
     const history = await changesOf(p.id);
     expect(history.map((c) => c.change_type)).toEqual(['created', 'deleted']);
-    expect(history[1]).toMatchObject({ parameter_name: p.name, new_values: null, change_reason: 'Created by mistake', old_values: { name: p.name, units: 'mg', version: 1 } });
+    expect(history[1]).toMatchObject({
+      parameter_name: p.name,
+      new_values: null,
+      change_reason: 'Created by mistake',
+      old_values: { name: p.name, units: 'mg', version: 1 },
+    });
     expect((await t.http().delete(`/api/parameters/${p.id}`).set(cast.admin.auth)).status).toBe(404);
   });
 });
@@ -447,11 +757,19 @@ describe('parameters that rules use', () => {
   it('cannot be deleted (409 naming the rules, nothing written), even when the rule was soft-deleted; deactivating is allowed', async () => {
     const p = await createParameter(t, cast.admin, { display_name: 'HbA1c', data_type: 'lab_range' });
     const set = await createRuleSet(t, cast.admin);
-    const rule = await createRule(t, cast.admin, set, { name: 'Diabetes range', conditions: [cond(p, '>=', 6.5)], actions: [action('Refer')] });
+    const rule = await createRule(t, cast.admin, set, {
+      name: 'Diabetes range',
+      conditions: [cond(p, '>=', 6.5)],
+      actions: [action('Refer')],
+    });
     const before = await counts(t, [...TABLES, 'rules']);
     const res = await t.http().delete(`/api/parameters/${p.id}`).set(cast.admin.auth);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ statusCode: 409, code: 'conflict', details: { rules: [{ id: rule.id, name: 'Diabetes range', rule_set_id: set.id }] } });
+    expect(res.body).toMatchObject({
+      statusCode: 409,
+      code: 'conflict',
+      details: { rules: [{ id: rule.id, name: 'Diabetes range', rule_set_id: set.id }] },
+    });
     expect(res.body.message).toBe('HbA1c is used by 1 rule ("Diabetes range"); deactivate it instead of deleting it.');
     expectStatus(await t.http().delete(`/api/rules/${rule.id}`).set(cast.admin.auth), 200, 'soft-delete rule');
     expect((await t.http().delete(`/api/parameters/${p.id}`).set(cast.admin.auth)).status).toBe(409);
@@ -468,9 +786,14 @@ describe('parameters that rules use', () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toContain('cannot change while 1 rule');
     expect(await counts(t, TABLES)).toEqual(before);
-    expect((await t.http().put(`/api/parameters/${used.id}`).set(cast.admin.auth).send({ data_type: 'number', units: 'mg/dL' })).body.version).toBe(2);
+    expect(
+      (await t.http().put(`/api/parameters/${used.id}`).set(cast.admin.auth).send({ data_type: 'number', units: 'mg/dL' })).body.version,
+    ).toBe(2);
     const unused = await createParameter(t, cast.admin, { data_type: 'number' });
-    expect((await t.http().put(`/api/parameters/${unused.id}`).set(cast.admin.auth).send({ data_type: 'text' })).body).toMatchObject({ data_type: 'text', version: 2 });
+    expect((await t.http().put(`/api/parameters/${unused.id}`).set(cast.admin.auth).send({ data_type: 'text' })).body).toMatchObject({
+      data_type: 'text',
+      version: 2,
+    });
   });
 });
 
@@ -482,13 +805,25 @@ describe('change history', () => {
   it('searches parameter name and changer, filters change type, newest first, and reads one by id', async () => {
     const p = await createParameter(t, cast.super_admin, { name: uniqueName('searchable') });
     await t.http().patch(`/api/parameters/${p.id}/activation`).set(cast.admin.auth).send({ is_active: false });
-    const byName = await t.http().get('/api/parameter-changes').query(filter({ q: p.name.toUpperCase() })).set(cast.admin.auth);
+    const byName = await t
+      .http()
+      .get('/api/parameter-changes')
+      .query(filter({ q: p.name.toUpperCase() }))
+      .set(cast.admin.auth);
     expect(byName.body.map((c: { change_type: string }) => c.change_type)).toEqual(['deactivated', 'created']);
     expect(byName.headers['content-range']).toBe('parameter-changes 0-1/2');
-    const byChanger = await t.http().get('/api/parameter-changes').query(filter({ q: cast.super_admin.email })).set(cast.admin.auth);
+    const byChanger = await t
+      .http()
+      .get('/api/parameter-changes')
+      .query(filter({ q: cast.super_admin.email }))
+      .set(cast.admin.auth);
     expect(byChanger.body.length).toBeGreaterThan(0);
     expect(byChanger.body.every((c: { changed_by_email: string }) => c.changed_by_email === cast.super_admin.email)).toBe(true);
-    const typed = await t.http().get('/api/parameter-changes').query(filter({ q: p.name, change_type: 'deactivated' })).set(cast.admin.auth);
+    const typed = await t
+      .http()
+      .get('/api/parameter-changes')
+      .query(filter({ q: p.name, change_type: 'deactivated' }))
+      .set(cast.admin.auth);
     expect(typed.body).toHaveLength(1);
     expect(typed.body[0]).toMatchObject({ parameter_id: p.id, changed_by: cast.admin.id, changed_by_email: cast.admin.email });
     const one = await t.http().get(`/api/parameter-changes/${typed.body[0].id}`).set(cast.admin.auth);
@@ -499,8 +834,14 @@ describe('change history', () => {
   it('filters by period: today, this week (last 7 days), this month (the calendar month)', async () => {
     const tag = uniqueName('period');
     const now = Date.now();
-    const monthStart = (() => { const d = new Date(now); return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1); })();
-    const todayStart = (() => { const d = new Date(now); return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()); })();
+    const monthStart = (() => {
+      const d = new Date(now);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    })();
+    const todayStart = (() => {
+      const d = new Date(now);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+    })();
     const when: Record<string, number> = {
       now: now - 1000,
       threeDays: now - 3 * 86_400_000,
@@ -515,14 +856,31 @@ describe('change history', () => {
       await t.db.query('UPDATE parameter_changes SET changed_at = $1 WHERE id = $2', [new Date(at), c.id]);
       changeIds[key] = c.id;
     }
-    const expected = (since: number | null) => Object.keys(when).filter((k) => since === null || when[k] >= since).map((k) => changeIds[k]).sort();
-    for (const [period, since] of [['all', null], ['today', todayStart], ['week', now - 7 * 86_400_000], ['month', monthStart]] as const) {
-      const res = await t.http().get('/api/parameter-changes').query({ ...filter({ q: tag, period }), range: '[0,99]' }).set(cast.admin.auth);
+    const expected = (since: number | null) =>
+      Object.keys(when)
+        .filter((k) => since === null || when[k] >= since)
+        .map((k) => changeIds[k])
+        .sort();
+    for (const [period, since] of [
+      ['all', null],
+      ['today', todayStart],
+      ['week', now - 7 * 86_400_000],
+      ['month', monthStart],
+    ] as const) {
+      const res = await t
+        .http()
+        .get('/api/parameter-changes')
+        .query({ ...filter({ q: tag, period }), range: '[0,99]' })
+        .set(cast.admin.auth);
       expect(res.status).toBe(200);
       expect(ids(res.body).sort()).toEqual(expected(since));
     }
     // The month filter really filters: last month's change is left out.
-    const month = await t.http().get('/api/parameter-changes').query(filter({ q: tag, period: 'month' })).set(cast.admin.auth);
+    const month = await t
+      .http()
+      .get('/api/parameter-changes')
+      .query(filter({ q: tag, period: 'month' }))
+      .set(cast.admin.auth);
     expect(ids(month.body)).not.toContain(changeIds.lastMonth);
     expect(ids(month.body)).toContain(changeIds.monthStart);
   });

@@ -24,11 +24,18 @@ beforeAll(async () => {
   const write = process.stderr.write.bind(process.stderr);
   stderr = jest.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = chunk.toString();
-    if (text.startsWith('{"time"')) { logged += text; return true; }
+    if (text.startsWith('{"level"')) {
+      logged += text;
+      return true;
+    }
     return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stderr.write);
   setup = await startPolishApp({
-    POLISH_LLM_URL: llm.url, POLISH_LLM_MODEL: 'test-model', POLISH_LLM_KEY: KEY, POLISH_LLM_TIMEOUT_MS: '1000', LOG_LEVEL: 'warn',
+    POLISH_LLM_URL: llm.url,
+    POLISH_LLM_MODEL: 'test-model',
+    POLISH_LLM_KEY: KEY,
+    POLISH_LLM_TIMEOUT_MS: '1000',
+    LOG_LEVEL: 'warn',
   });
   t = setup.t;
   cast = await createCast(t);
@@ -110,11 +117,22 @@ describe('LLM provider', () => {
 
 describe('LLM provider in a job', () => {
   async function createAndWait(displayName: string) {
-    const created = await t.http().post('/api/parameters').set(cast.admin.auth)
-      .send({ name: displayName.toLowerCase().replace(/\W+/g, '_'), display_name: displayName, data_type: 'number', category: 'labs', units: 'mmol/L' });
+    const created = await t
+      .http()
+      .post('/api/parameters')
+      .set(cast.admin.auth)
+      .send({
+        name: displayName.toLowerCase().replace(/\W+/g, '_'),
+        display_name: displayName,
+        data_type: 'number',
+        category: 'labs',
+        units: 'mmol/L',
+      });
     expect(created.status).toBe(201);
     let p: Record<string, unknown> = {};
-    await waitFor(async () => Boolean((p = (await t.http().get(`/api/parameters/${created.body.id}`).set(cast.admin.auth)).body).polished_question));
+    await waitFor(async () =>
+      Boolean((p = (await t.http().get(`/api/parameters/${created.body.id}`).set(cast.admin.auth)).body).polished_question),
+    );
     return p;
   }
 
@@ -122,13 +140,20 @@ describe('LLM provider in a job', () => {
     const p = await createAndWait('Triglycerides');
     expect(p).toMatchObject({ polished_question: "LLM: what is the patient's Triglycerides?", polished_provider: 'llm' });
     expect(llm.requestsFor('Triglycerides')[0].parameter).toEqual({
-      display_name: 'Triglycerides', name: 'triglycerides', category: 'labs', data_type: 'number', units: 'mmol/L',
+      display_name: 'Triglycerides',
+      name: 'triglycerides',
+      category: 'labs',
+      data_type: 'number',
+      units: 'mmol/L',
     });
   });
 
   it('stores the built-in wording with provider built-in when the LLM fails', async () => {
     llm.when('LDL Cholesterol', { kind: 'status', status: 503 });
     const p = await createAndWait('LDL Cholesterol');
-    expect(p).toMatchObject({ polished_question: "What was the patient's most recent LDL cholesterol result (mmol/L)?", polished_provider: 'built-in' });
+    expect(p).toMatchObject({
+      polished_question: "What was the patient's most recent LDL cholesterol result (mmol/L)?",
+      polished_provider: 'built-in',
+    });
   });
 });

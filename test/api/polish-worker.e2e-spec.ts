@@ -44,7 +44,10 @@ describe('worker start-up', () => {
   });
 
   async function createParameter(displayName: string) {
-    const res = await setup.t.http().post('/api/parameters').set(admin.auth)
+    const res = await setup.t
+      .http()
+      .post('/api/parameters')
+      .set(admin.auth)
       .send({ name: displayName.toLowerCase().replace(/\W+/g, '_'), display_name: displayName, data_type: 'number', category: 'labs' });
     expect(res.status).toBe(201);
     return res.body.id as string;

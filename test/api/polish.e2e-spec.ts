@@ -27,14 +27,25 @@ beforeAll(async () => {
   cast = await createCast(t);
 }, 120_000);
 
-afterAll(async () => { await setup?.close(); });
+afterAll(async () => {
+  await setup?.close();
+});
 
 let seq = 0;
 async function createParameter(overrides: Record<string, unknown> = {}) {
   seq += 1;
-  const res = await t.http().post('/api/parameters').set(cast.admin.auth).send({
-    name: `hba1c_${seq}`, display_name: 'HbA1c', data_type: 'number', category: 'labs', units: '%', ...overrides,
-  });
+  const res = await t
+    .http()
+    .post('/api/parameters')
+    .set(cast.admin.auth)
+    .send({
+      name: `hba1c_${seq}`,
+      display_name: 'HbA1c',
+      data_type: 'number',
+      category: 'labs',
+      units: '%',
+      ...overrides,
+    });
   expect(res.status).toBe(201);
   return res.body as { id: string; name: string; display_name: string };
 }
@@ -84,7 +95,7 @@ describe('POST /api/polish-question', () => {
     [{ displayName: 'x'.repeat(201), parameterName: 'x' }, ['displayName']],
     [{ displayName: 'HbA1c', parameterName: null }, ['parameterName']],
     [{ displayName: 'HbA1c', parameterName: 'hba1c', patient: 'Jane' }, ['patient']],
-  ])('refuses the invalid body %j with the api.md error shape', async (body, fields) => {
+  ])('refuses the invalid body %j with the docs/api.md error shape', async (body, fields) => {
     const res = await polish(cast.pcp, body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ statusCode: 400, code: 'validation_failed', message: expect.any(String) });
@@ -167,9 +178,17 @@ describe('polishing jobs', () => {
     const service = t.runtime.app.get(PolishService);
     const p = await createParameter();
     await polishedFor(p.id);
-    expect(await service.polishStoredParameter({ parameterId: randomUUID(), inputHash: 'a'.repeat(64) })).toEqual({ status: 'skipped', reason: 'deleted' });
-    expect(await service.polishStoredParameter({ parameterId: p.id, inputHash: 'b'.repeat(64) })).toEqual({ status: 'skipped', reason: 'stale' });
-    await expect(service.polishStoredParameter({ parameterId: 'nope', inputHash: 'c' } as never)).rejects.toMatchObject({ name: 'UnrecoverableError' });
+    expect(await service.polishStoredParameter({ parameterId: randomUUID(), inputHash: 'a'.repeat(64) })).toEqual({
+      status: 'skipped',
+      reason: 'deleted',
+    });
+    expect(await service.polishStoredParameter({ parameterId: p.id, inputHash: 'b'.repeat(64) })).toEqual({
+      status: 'skipped',
+      reason: 'stale',
+    });
+    await expect(service.polishStoredParameter({ parameterId: 'nope', inputHash: 'c' } as never)).rejects.toMatchObject({
+      name: 'UnrecoverableError',
+    });
   });
 
   (REDIS_URL ? it : it.skip)('puts only the parameter id and the input hash in the Redis payload', async () => {
@@ -195,7 +214,13 @@ describe('GET /api/polish/status', () => {
     expect(res.body).toEqual({
       driver: REDIS_URL ? 'bullmq' : 'in-process',
       provider: 'built-in',
-      counts: { waiting: expect.any(Number), active: expect.any(Number), completed: expect.any(Number), failed: expect.any(Number), delayed: expect.any(Number) },
+      counts: {
+        waiting: expect.any(Number),
+        active: expect.any(Number),
+        completed: expect.any(Number),
+        failed: expect.any(Number),
+        delayed: expect.any(Number),
+      },
     });
     expect(res.body.counts.completed).toBeGreaterThan(0);
     expect(res.body.counts.failed).toBe(0);

@@ -18,7 +18,11 @@ let seq = 0;
 type Make = (opts?: Partial<JobQueueOptions>) => JobQueue<Payload>;
 const makeInProcess: Make = (opts) => new InProcessJobQueue<Payload>(`contract-${++seq}`, { ...OPTS, ...opts });
 const makeBullmq: Make = (opts) =>
-  new BullmqJobQueue<Payload>(`contract-${++seq}`, { url: process.env.REDIS_URL!, prefix: RUN, stalledIntervalMs: 5000 }, { ...OPTS, ...opts });
+  new BullmqJobQueue<Payload>(
+    `contract-${++seq}`,
+    { url: process.env.REDIS_URL!, prefix: RUN, stalledIntervalMs: 5000 },
+    { ...OPTS, ...opts },
+  );
 
 afterAll(() => dropQueuePrefix(RUN));
 
@@ -31,8 +35,12 @@ describe.each([
     return;
   }
   let q: JobQueue<Payload>;
-  beforeEach(() => { q = make(); });
-  afterEach(async () => { await q.close(); });
+  beforeEach(() => {
+    q = make();
+  });
+  afterEach(async () => {
+    await q.close();
+  });
 
   it('reports its driver and is healthy', async () => {
     expect(q.driver).toBe(driver);
@@ -46,7 +54,9 @@ describe.each([
     expect(await q.state('job-a')).toBe('waiting');
 
     const seen: QueuedJob<Payload>[] = [];
-    await q.process(async (job) => { seen.push(job); });
+    await q.process(async (job) => {
+      seen.push(job);
+    });
     await waitFor(async () => (await q.counts()).completed === 2);
     expect(seen.map((j) => [j.id, j.name, j.data, j.attemptsMade]).sort()).toEqual([
       ['job-a', 'square', { n: 2 }, 0],
@@ -59,7 +69,10 @@ describe.each([
   it('does not queue a second job under an id that is still pending', async () => {
     const gate = deferred();
     let runs = 0;
-    await q.process(async () => { runs += 1; await gate.promise; });
+    await q.process(async () => {
+      runs += 1;
+      await gate.promise;
+    });
     const first = await q.add('square', { n: 1 }, 'same');
     await waitFor(async () => (await q.state('same')) === 'active');
     const second = await q.add('square', { n: 99 }, 'same');
@@ -72,7 +85,9 @@ describe.each([
 
   it('replaces a finished job with the same id, so the same input can run again', async () => {
     const data: number[] = [];
-    await q.process(async (job) => { data.push(job.data.n); });
+    await q.process(async (job) => {
+      data.push(job.data.n);
+    });
     await q.add('square', { n: 1 }, 'again');
     await waitFor(async () => (await q.state('again')) === 'completed');
     expect(await q.add('square', { n: 2 }, 'again')).toEqual({ id: 'again', added: true });
@@ -95,7 +110,10 @@ describe.each([
     await q.close();
     q = make({ backoffMs: 60_000 });
     let runs = 0;
-    await q.process(async () => { runs += 1; throw new Error('transient'); });
+    await q.process(async () => {
+      runs += 1;
+      throw new Error('transient');
+    });
     await q.add('flaky', { n: 1 }, 'backoff-1');
     await waitFor(async () => (await q.state('backoff-1')) === 'delayed');
     expect(await q.counts()).toMatchObject({ delayed: 1, waiting: 0, active: 0, failed: 0 });
@@ -104,7 +122,10 @@ describe.each([
 
   it('fails a job after the configured number of attempts', async () => {
     let runs = 0;
-    await q.process(async () => { runs += 1; throw new Error('always'); });
+    await q.process(async () => {
+      runs += 1;
+      throw new Error('always');
+    });
     await q.add('broken', { n: 1 }, 'broken-1');
     await waitFor(async () => (await q.state('broken-1')) === 'failed');
     expect(runs).toBe(3);
@@ -113,7 +134,10 @@ describe.each([
 
   it('does not retry an UnrecoverableError', async () => {
     let runs = 0;
-    await q.process(async () => { runs += 1; throw new UnrecoverableError('bad payload'); });
+    await q.process(async () => {
+      runs += 1;
+      throw new UnrecoverableError('bad payload');
+    });
     await q.add('poison', { n: 1 }, 'poison-1');
     await waitFor(async () => (await q.state('poison-1')) === 'failed');
     expect(runs).toBe(1);
@@ -122,7 +146,10 @@ describe.each([
   it('lets the active job finish when closed', async () => {
     const gate = deferred();
     let finished = false;
-    await q.process(async () => { await gate.promise; finished = true; });
+    await q.process(async () => {
+      await gate.promise;
+      finished = true;
+    });
     await q.add('slow', { n: 1 }, 'slow-1');
     await waitFor(async () => (await q.state('slow-1')) === 'active');
     const closing = q.close();

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
-import { counts, createCast, createUser, PASSWORD, uniqueEmail } from '../support/factories';
+import { counts, createCast, createUser } from '../support/factories';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -7,7 +7,14 @@ beforeAll(async () => {
   t = await startTestApp();
   cast = await createCast(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
+
+function expectOk<R extends { status: number; body: unknown }>(res: R): R {
+  expect(res.status).toBe(200);
+  return res;
+}
 
 describe('me and profile', () => {
   it('GET /api/me returns user, role and profile', async () => {
@@ -48,12 +55,24 @@ describe('admin user list', () => {
     expect(all.body).toHaveLength(2);
     expect(all.headers['content-range']).toMatch(/^users 0-1\/\d+$/);
     expect(all.body[0].email < all.body[1].email).toBe(true);
-    const byName = await t.http().get('/api/users').query({ filter: JSON.stringify({ q: 'zebedee quarter' }) }).set(cast.admin.auth);
+    const byName = await t
+      .http()
+      .get('/api/users')
+      .query({ filter: JSON.stringify({ q: 'zebedee quarter' }) })
+      .set(cast.admin.auth);
     expect(byName.body.map((u: { id: string }) => u.id)).toEqual([needle.id]);
-    const byEmail = await t.http().get('/api/users').query({ filter: JSON.stringify({ q: needle.email.toUpperCase() }) }).set(cast.admin.auth);
+    const byEmail = await t
+      .http()
+      .get('/api/users')
+      .query({ filter: JSON.stringify({ q: needle.email.toUpperCase() }) })
+      .set(cast.admin.auth);
     expect(byEmail.body.map((u: { id: string }) => u.id)).toEqual([needle.id]);
     expect(byEmail.headers['content-range']).toBe('users 0-0/1');
-    const many = await t.http().get('/api/users').query({ filter: JSON.stringify({ id: [needle.id, cast.pcp.id] }) }).set(cast.admin.auth);
+    const many = await t
+      .http()
+      .get('/api/users')
+      .query({ filter: JSON.stringify({ id: [needle.id, cast.pcp.id] }) })
+      .set(cast.admin.auth);
     expect(many.body).toHaveLength(2);
   });
 
@@ -97,7 +116,9 @@ describe('role changes', () => {
   it('a super_admin grants admin and super_admin', async () => {
     const u = await createUser(t);
     expect((await t.http().put(`/api/users/${u.id}/role`).set(cast.super_admin.auth).send({ role: 'admin' })).body.role).toBe('admin');
-    expect((await t.http().put(`/api/users/${u.id}/role`).set(cast.super_admin.auth).send({ role: 'super_admin' })).body.role).toBe('super_admin');
+    expect((await t.http().put(`/api/users/${u.id}/role`).set(cast.super_admin.auth).send({ role: 'super_admin' })).body.role).toBe(
+      'super_admin',
+    );
   });
 
   it.each([[{ role: 'doctor' }], [{}], [{ role: 'pcp', extra: 1 }]])('bad bodies get 400 (%j)', async (body) => {
@@ -116,7 +137,11 @@ describe('PCP access requests and approvals', () => {
     expect(req.body).toMatchObject({ user_id: u.id, requested_role: 'pcp', status: 'pending', decided_by: null });
     const dup = await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' });
     expect(dup.status).toBe(409);
-    const pending = await t.http().get('/api/approvals').query({ filter: JSON.stringify({ status: 'pending' }) }).set(cast.admin.auth);
+    const pending = await t
+      .http()
+      .get('/api/approvals')
+      .query({ filter: JSON.stringify({ status: 'pending' }) })
+      .set(cast.admin.auth);
     expect(pending.body.map((a: { id: string }) => a.id)).toContain(req.body.id);
     expect(pending.headers['content-range']).toMatch(/^approvals /);
     const stats = await t.http().get('/api/stats').set(cast.admin.auth);
@@ -133,16 +158,40 @@ describe('PCP access requests and approvals', () => {
   it('reject records the reason and grants nothing; the user may ask again', async () => {
     const u = await createUser(t);
     const req = await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' });
-    const no = await t.http().post(`/api/approvals/${req.body.id}/reject`).set(cast.super_admin.auth).send({ reason: 'Licence not verified' });
+    const no = await t
+      .http()
+      .post(`/api/approvals/${req.body.id}/reject`)
+      .set(cast.super_admin.auth)
+      .send({ reason: 'Licence not verified' });
     expect(no.status).toBe(200);
     expect(no.body).toMatchObject({ status: 'rejected', reason: 'Licence not verified', decided_by: cast.super_admin.id });
     expect((await t.http().get('/api/me').set(u.auth)).body.role).toBeNull();
     expect((await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' })).status).toBe(201);
   });
 
+  // Issue 10 item 17: the dashboard keeps 'Request PCP Access' disabled after a reload while a request waits.
+  it('GET /api/me reports the pending request until it is decided', async () => {
+    const u = await createUser(t);
+    const me = async () => expectOk(await t.http().get('/api/me').set(u.auth)).body.pending_access_request;
+    expect(await me()).toBeNull();
+    const req = await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' });
+    expect(req.status).toBe(201);
+    expect(await me()).toEqual({ id: req.body.id, requested_role: 'pcp', created_at: req.body.created_at });
+    await t.http().post(`/api/approvals/${req.body.id}/reject`).set(cast.admin.auth).send({ reason: 'Licence not verified' });
+    expect(await me()).toBeNull();
+    const again = await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' });
+    expect((await me()).id).toBe(again.body.id);
+    await t.http().post(`/api/approvals/${again.body.id}/approve`).set(cast.admin.auth);
+    expect(await me()).toBeNull();
+    // Someone else's request never shows.
+    expect((await t.http().get('/api/me').set(cast.pcp.auth)).body.pending_access_request).toBeNull();
+  });
+
   it('simultaneous requests queue exactly one', async () => {
     const u = await createUser(t);
-    const results = await Promise.all([1, 2, 3].map(() => t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
@@ -157,8 +206,9 @@ describe('PCP access requests and approvals', () => {
     expect(await counts(t, ['user_approvals'])).toEqual(before);
   });
 
+  // Issue 10: only a clinician with a role asks for administrator access; a no-role user gets 400.
   it('an admin cannot approve an admin-access request; a super_admin can', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, 'pcp');
     const req = await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'admin' });
     expect((await t.http().post(`/api/approvals/${req.body.id}/approve`).set(cast.admin.auth)).status).toBe(403);
     expect((await t.http().post(`/api/approvals/${req.body.id}/approve`).set(cast.super_admin.auth)).body.current_role).toBe('admin');
@@ -178,7 +228,9 @@ describe('stats', () => {
     await t.http().post('/api/me/access-requests').set(u.auth).send({ requested_role: 'pcp' });
     const after = (await t.http().get('/api/stats').set(cast.admin.auth)).body;
     expect(after).toEqual({
-      total_users: before.total_users + 2, active_pcps: before.active_pcps + 1, pending_approvals: before.pending_approvals + 1,
+      total_users: before.total_users + 2,
+      active_pcps: before.active_pcps + 1,
+      pending_approvals: before.pending_approvals + 1,
     });
   });
 });

@@ -68,9 +68,21 @@ describe('admin console', () => {
     await admin.getByRole('heading', { name: `Welcome back, ${cast.super_admin.email}` }).waitFor();
     await admin.getByTestId('stat-total-users').filter({ hasText: '4' }).waitFor();
     await admin.getByText('Healthy').waitFor();
-    await admin.getByText(/signed up/).first().waitFor();
+    await admin
+      .getByText(/signed up/)
+      .first()
+      .waitFor();
     const menu = admin.getByRole('navigation', { name: 'Admin Console menu' });
-    for (const item of ['Dashboard', 'User Management', 'Parameter Management', 'Rule Designer', 'Pending Approvals', 'Clinical Form', 'AI Chat Assistant', 'Settings']) {
+    for (const item of [
+      'Dashboard',
+      'User Management',
+      'Parameter Management',
+      'Rule Designer',
+      'Pending Approvals',
+      'Clinical Form',
+      'AI Chat Assistant',
+      'Settings',
+    ]) {
       await menu.getByRole('link', { name: item }).waitFor();
     }
     await screenshot(admin, 'admin-overview');
@@ -101,18 +113,29 @@ describe('admin console', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     await admin.getByRole('tab', { name: 'Parameters' }).click();
-    const card = admin.getByTestId('parameter-card').filter({ has: admin.getByRole('heading', { name: 'HbA1c' }) }).filter({ hasNotText: 'Template' });
+    const card = admin
+      .getByTestId('parameter-card')
+      .filter({ has: admin.getByRole('heading', { name: 'HbA1c' }) })
+      .filter({ hasNotText: 'Template' });
     await card.waitFor();
     await card.getByText('Complex Rules').waitFor();
     await admin.getByTestId('tile-labs').filter({ hasText: '1 parameter' }).waitFor();
     await screenshot(admin, 'admin-parameters');
     await expectAccessible(admin);
 
-    const saved = await t.http().get('/api/parameters').query({ filter: JSON.stringify({ q: 'hba1c', is_template: false }) }).set(cast.admin.auth);
+    const saved = await t
+      .http()
+      .get('/api/parameters')
+      .query({ filter: JSON.stringify({ q: 'hba1c', is_template: false }) })
+      .set(cast.admin.auth);
     expect(saved.body).toEqual([expect.objectContaining({ name: 'hba1c', is_template: false, version: 1, is_active: true })]);
 
     await admin.getByRole('tab', { name: 'Change History' }).click();
-    await admin.getByText('Created from template "HbA1c"').first().waitFor().catch(() => undefined);
+    await admin
+      .getByText('Created from template "HbA1c"')
+      .first()
+      .waitFor()
+      .catch(() => undefined);
     await admin.getByRole('list', { name: 'Parameter changes' }).waitFor();
     await screenshot(admin, 'admin-parameters-history');
     await expectAccessible(admin);
@@ -120,7 +143,11 @@ describe('admin console', () => {
 
   it('2. the admin designs a rule with two conditions and an action, checks the preview, saves and publishes', async () => {
     const templates = (await t.http().get('/api/parameters/templates').set(cast.admin.auth)).body as Array<{ id: string; name: string }>;
-    await createFromTemplate(t, cast.admin, templates.find((p) => p.name === 'fasting_glucose')!);
+    await createFromTemplate(
+      t,
+      cast.admin,
+      templates.find((p) => p.name === 'fasting_glucose')!,
+    );
 
     await admin.getByRole('link', { name: 'Rule Designer' }).click();
     await admin.getByText('No rule sets found. Create your first rule set to get started.').waitFor();
@@ -215,8 +242,9 @@ describe('admin console', () => {
     await pcp.waitForURL(`${t.url}/pcp`);
     await pcp.goto(`${t.url}/clinical-form`);
     await pcp.getByRole('button', { name: 'Start Assessment' }).click();
-    await pcp.getByRole('button', { name: 'hba1c ≥ 9' }).click();
-    await pcp.getByRole('button', { name: 'fasting_glucose ≥ 126' }).click();
+    // Issue 9: bands partition the line at the rule's cut-points ("> 9" puts 9 in the lower band).
+    await pcp.getByRole('button', { name: 'HbA1c > 9 %', exact: true }).click();
+    await pcp.getByRole('button', { name: 'Fasting Glucose ≥ 126 mg/dL', exact: true }).click();
     await pcp.getByText('Uncontrolled diabetes').first().waitFor();
     await pcp.getByText('Intensify glucose-lowering therapy and review in 3 months').first().waitFor();
     await screenshot(pcp, 'admin-flow-pcp-recommendation');
@@ -238,14 +266,20 @@ describe('admin console', () => {
     await admin.getByRole('heading', { name: 'Create New Rule' }).waitFor();
     await admin.getByLabel('Rule Name').fill('Impossible HbA1c');
     await admin.getByRole('tab', { name: /Conditions/ }).click();
-    for (const [op, value] of [['Greater Than', '9'], ['Less Than', '5']] as const) {
+    for (const [op, value] of [
+      ['Greater Than', '9'],
+      ['Less Than', '5'],
+    ] as const) {
       await admin.getByRole('button', { name: 'Add Condition' }).click();
       const row = admin.getByTestId('condition-row').last();
       await choose(row, 'Parameter', 'HbA1c (hba1c)');
       await choose(row, 'Operator', op);
       await row.getByLabel('Value').fill(value);
     }
-    const finding = admin.getByRole('region', { name: 'Analysis' }).getByTestId('finding').filter({ hasText: 'Rule "Impossible HbA1c" can never fire' });
+    const finding = admin
+      .getByRole('region', { name: 'Analysis' })
+      .getByTestId('finding')
+      .filter({ hasText: 'Rule "Impossible HbA1c" can never fire' });
     await finding.waitFor();
     await finding.getByText('Error').waitFor();
     await screenshot(admin, 'admin-rule-designer-finding');
@@ -316,13 +350,20 @@ describe('admin console', () => {
     await invitee.getByRole('button', { name: 'Accept invitation' }).click();
     await invitee.waitForURL(`${t.url}/pcp`);
     await invitee.close();
-    const joined = await t.http().get('/api/users').query({ filter: JSON.stringify({ q: email }) }).set(cast.admin.auth);
+    const joined = await t
+      .http()
+      .get('/api/users')
+      .query({ filter: JSON.stringify({ q: email }) })
+      .set(cast.admin.auth);
     expect(joined.body[0]).toMatchObject({ email, role: 'pcp', first_name: 'Ines' });
   });
 
   it('Settings shows the mode, version and the polishing queue', async () => {
     await admin.getByRole('link', { name: 'Settings' }).click();
-    await admin.getByRole('region', { name: 'Instance' }).getByText(/Embedded|External PostgreSQL/).waitFor();
+    await admin
+      .getByRole('region', { name: 'Instance' })
+      .getByText(/Embedded|External PostgreSQL/)
+      .waitFor();
     await admin.getByRole('region', { name: 'Question polishing' }).getByText('Queue driver').waitFor();
     expect(await admin.getByText('Coming Soon').count()).toBe(0);
     await screenshot(admin, 'admin-settings');

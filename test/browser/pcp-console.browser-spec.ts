@@ -15,14 +15,27 @@ beforeAll(async () => {
   t = await startTestApp();
   cast = await createCast(t);
   const hba1c = await createParameter(t, cast.admin, { name: 'hba1c', display_name: 'HbA1c', units: '%', category: 'labs' });
-  await createPublishedRuleSet(t, cast.admin, [
-    { name: 'Diabetes range', description: 'HbA1c in the diabetes range', priority: 10,
-      conditions: [cond(hba1c, 'greater_equal', 6.5)], actions: [action('Start metformin and lifestyle counselling', { severity: 'high' })] },
-  ], { name: 'Glycaemic control' });
+  await createPublishedRuleSet(
+    t,
+    cast.admin,
+    [
+      {
+        name: 'Diabetes range',
+        description: 'HbA1c in the diabetes range',
+        priority: 10,
+        conditions: [cond(hba1c, 'greater_equal', 6.5)],
+        actions: [action('Start metformin and lifestyle counselling', { severity: 'high' })],
+      },
+    ],
+    { name: 'Glycaemic control' },
+  );
   // A finished case through the API, so the console has history to show.
   const started = await t.http().post('/api/assessments').set(cast.pcp.auth).send({ mode: 'clinical' });
   const option = started.body.current_question.options.find((o: { label: string }) => o.label.includes('≥'));
-  const done = await t.http().post(`/api/assessments/${started.body.id}/answers`).set(cast.pcp.auth)
+  const done = await t
+    .http()
+    .post(`/api/assessments/${started.body.id}/answers`)
+    .set(cast.pcp.auth)
     .send({ parameter_id: started.body.current_question.parameter_id, value: option.value });
   expect(done.body.recommendation.rule_name).toBe('Diabetes range');
   caseId = done.body.id;
@@ -32,7 +45,6 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
-
 
 describe('PCP console pages', () => {
   it('dashboard shows real figures and the recent case; every page is accessible', async () => {
@@ -68,7 +80,10 @@ describe('PCP console pages', () => {
     const page = await browser.newPage();
     await signIn(page, other.email);
     await page.goto(`${t.url}/pcp/cases/${caseId}`);
-    await page.getByText(/not found/i).first().waitFor();
+    await page
+      .getByText(/not found/i)
+      .first()
+      .waitFor();
     expect(await page.getByText('Start metformin and lifestyle counselling').count()).toBe(0);
     await page.close();
   });
@@ -83,9 +98,15 @@ describe('PCP console pages', () => {
     await form.getByLabel(/^New password/).fill('a fresh clinic passphrase');
     await form.getByLabel('Confirm new password').fill('a fresh clinic passphrase');
     await form.getByRole('button').click();
-    await page.getByText(/password/i).filter({ hasText: /changed|updated/i }).first().waitFor();
+    await page
+      .getByText(/password/i)
+      .filter({ hasText: /changed|updated/i })
+      .first()
+      .waitFor();
     expect((await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: PASSWORD })).status).toBe(400);
-    expect((await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: 'a fresh clinic passphrase' })).status).toBe(200);
+    expect(
+      (await t.http().post('/api/auth/token?grant_type=password').send({ email: u.email, password: 'a fresh clinic passphrase' })).status,
+    ).toBe(200);
     await page.close();
   });
 });
@@ -113,9 +134,18 @@ describe('failures show the spec messages, never a blank page', () => {
     await page.getByRole('button', { name: /edit/i }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/first name/i).fill('Amara');
-    await page.route('**/api/me/profile', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, code: 'internal_error', message: 'Internal server error' }) }));
+    await page.route('**/api/me/profile', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, code: 'internal_error', message: 'Internal server error' }),
+      }),
+    );
     await dialog.getByRole('button', { name: /save/i }).click();
-    await page.getByText(/Internal server error|Failed to update profile/).first().waitFor();
+    await page
+      .getByText(/Internal server error|Failed to update profile/)
+      .first()
+      .waitFor();
     expect(await dialog.getByLabel(/first name/i).inputValue()).toBe('Amara');
     await screenshot(page, 'dashboard-profile-save-failed');
     await page.close();

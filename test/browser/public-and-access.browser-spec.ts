@@ -1,21 +1,13 @@
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, type Browser } from '../support/browser';
-import { startTestApp, type TestApp } from '../support/app';
-import { createCast, createUser, PASSWORD, uniqueEmail } from '../support/factories';
+import { screenshot, seriousA11yViolations, type Browser } from '../support/browser';
+import type { TestApp } from '../support/app';
+import { browserSuite, type BrowserSuite } from '../support/browser-suite';
+import { createUser, PASSWORD, uniqueEmail } from '../support/factories';
 
 let t: TestApp;
 let browser: Browser;
-let cast: Awaited<ReturnType<typeof createCast>>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  cast = await createCast(t);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+let cast: BrowserSuite['cast'];
+browserSuite((s) => ({ t, browser, cast } = s));
 
 async function expectAccessible(page: Page) {
   expect(await seriousA11yViolations(page)).toEqual([]);
@@ -34,7 +26,11 @@ describe('public pages', () => {
     const page = await browser.newPage();
     await page.goto(t.url);
     await page.getByText('Intelligent diabetes management system powered by AI-driven diagnostic rules').first().waitFor();
-    await page.getByRole('link', { name: 'Get Started' }).or(page.getByRole('button', { name: 'Get Started' })).first().waitFor();
+    await page
+      .getByRole('link', { name: 'Get Started' })
+      .or(page.getByRole('button', { name: 'Get Started' }))
+      .first()
+      .waitFor();
     await page.getByText(/2025/).first().waitFor();
     await screenshot(page, 'landing');
     await expectAccessible(page);
@@ -94,7 +90,11 @@ describe('from sign-up to the PCP console', () => {
     await page.getByRole('button', { name: 'Request PCP Access' }).click();
     await page.getByText('Your PCP access request has been submitted for review.').waitFor();
 
-    const pending = await t.http().get('/api/approvals').query({ filter: JSON.stringify({ status: 'pending', q: email }) }).set(cast.admin.auth);
+    const pending = await t
+      .http()
+      .get('/api/approvals')
+      .query({ filter: JSON.stringify({ status: 'pending', q: email }) })
+      .set(cast.admin.auth);
     expect(pending.body).toHaveLength(1);
     expect((await t.http().post(`/api/approvals/${pending.body[0].id}/approve`).set(cast.admin.auth)).status).toBe(200);
 
@@ -115,7 +115,11 @@ describe('role redirects and sign-out', () => {
     await page.waitForURL(`${t.url}/dashboard`);
     await page.goto(`${t.url}/admin`);
     await page.waitForURL(`${t.url}/unauthorized`);
-    await page.getByRole('button', { name: 'Sign In with Different Account' }).or(page.getByRole('link', { name: 'Sign In with Different Account' })).first().waitFor();
+    await page
+      .getByRole('button', { name: 'Sign In with Different Account' })
+      .or(page.getByRole('link', { name: 'Sign In with Different Account' }))
+      .first()
+      .waitFor();
     await screenshot(page, 'unauthorized');
     await expectAccessible(page);
     await page.goto(`${t.url}/clinical-form`);
@@ -168,9 +172,11 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`${t.url}/pcp`);
     // The sidebar toggle and links are reachable and named.
-    const focusable = await page.evaluate(() => Array.from(document.querySelectorAll('a[href], button:not([disabled])'))
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => (el.getAttribute('aria-label') || (el as HTMLElement).innerText || '').trim()));
+    const focusable = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('a[href], button:not([disabled])'))
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => (el.getAttribute('aria-label') || (el as HTMLElement).innerText || '').trim()),
+    );
     expect(focusable.filter((name) => name === '')).toEqual([]);
     await page.close();
   });

@@ -2,13 +2,36 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser as PwBrowser, type Page } from 'playwright-core';
 
+/** Tracked screenshots (docs/screenshots) are only rewritten when asked: SCREENSHOTS=1 or `npm run screenshots`. */
 export const SCREENSHOTS = resolve(__dirname, '..', '..', 'docs', 'screenshots');
+/** Every other run writes them here (ignored by git), so `npm test` leaves the tree clean. */
+export const SCRATCH_SCREENSHOTS = resolve(__dirname, '..', '..', 'test-results', 'screenshots');
 
-function executablePath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error('No Chromium found: apt-get install chromium, or set CHROMIUM_PATH');
-  return found;
+export function screenshotDir(): string {
+  return process.env.SCREENSHOTS === '1' ? SCREENSHOTS : SCRATCH_SCREENSHOTS;
+}
+
+export const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/**
+ * CHROMIUM_PATH first, then a system Chromium, then the one the npm package @sparticuz/chromium
+ * ships (unpacked to /tmp on first use, ~2.5 s), so a machine with only Node and npm runs the suites.
+ * CDS_BROWSER_SKIP_SYSTEM=1 ignores the system paths; it exists only to prove that fallback.
+ */
+export async function executablePath(): Promise<{ path: string; args: string[] }> {
+  const system = process.env.CDS_BROWSER_SKIP_SYSTEM === '1' ? [] : SYSTEM_CHROMIUMS;
+  const found = [process.env.CHROMIUM_PATH, ...system].filter(Boolean).find((p) => existsSync(p as string));
+  if (found) return { path: found, args: ARGS };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const packaged = require('@sparticuz/chromium') as {
+    default?: { executablePath(): Promise<string> };
+    executablePath?(): Promise<string>;
+  };
+  const sparticuz = (packaged.default ?? packaged) as { executablePath(): Promise<string> };
+  const path = await sparticuz.executablePath();
+  // Its own args include --single-process and --disable-web-security (for serverless hosts); ours
+  // keep one process per page and the browser's normal security model.
+  return { path, args: [...ARGS, '--no-zygote'] };
 }
 
 export interface Browser {
@@ -18,16 +41,25 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
- * A real headless Chromium (Debian's package; see stack-notes). On this shared 2-core machine the
+ * A real headless Chromium (Debian's package; see docs/stack-notes.md). On this shared 2-core machine the
  * browser process was seen to disconnect now and then without a crash report; a new page then
  * starts a new browser instead of failing every later test.
  */
 export async function launchBrowser(): Promise<Browser> {
   const launch = async () => {
-    const b = await chromium.launch({ executablePath: executablePath(), headless: true, args: ARGS });
+    const exe = await executablePath();
+    const b = await chromium.launch({ executablePath: exe.path, headless: true, args: exe.args });
     b.on('disconnected', () => process.stderr.write('[browser disconnected]\n'));
     return b;
   };
@@ -53,8 +85,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export async function screenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const dir = screenshotDir();
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -63,7 +96,16 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export async function seriousA11yViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
   await page.addScriptTag({ content: AXE });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

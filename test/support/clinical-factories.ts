@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
-import type { ParameterJson } from '../../backend/src/modules/parameters/parameters.service';
-import type { RuleSetJson } from '../../backend/src/modules/rules/rule-sets.service';
-import type { VersionJson } from '../../backend/src/modules/rules/rule-versions.service';
-import type { RuleJson, RuleTestResult, TestCaseJson } from '../../backend/src/modules/rules/rules.service';
+import type {
+  ImpactPreviewJson,
+  ParameterJson,
+  RuleJson,
+  RuleSetJson,
+  RuleTestResultJson as RuleTestResult,
+  TestCaseJson,
+  VersionJson,
+} from '@cds/contracts';
 import type { TestApp } from './app';
 import type { TestUser } from './factories';
 
@@ -63,7 +68,12 @@ export async function seedTemplates(t: TestApp, as: TestUser): Promise<Record<st
   return Object.fromEntries(list.map((p) => [p.name, p]));
 }
 
-export async function createFromTemplate(t: TestApp, as: TestUser, template: { id: string }, overrides: ParameterInput = {}): Promise<ParameterJson> {
+export async function createFromTemplate(
+  t: TestApp,
+  as: TestUser,
+  template: { id: string },
+  overrides: ParameterInput = {},
+): Promise<ParameterJson> {
   const res = await t.http().post('/api/parameters/from-template').set(as.auth).send({ template_id: template.id, overrides });
   return expectStatus(res, 201, 'create parameter from template').body;
 }
@@ -98,12 +108,18 @@ export function action(message: string, overrides: Partial<ActionInput> = {}): A
 export interface RuleSetInput {
   name?: string;
   description?: string | null;
+  /** The guideline the set follows, shown on its findings. */
+  source?: string | null;
   is_template?: boolean;
   is_active?: boolean;
 }
 
 export async function createRuleSet(t: TestApp, as: TestUser, input: RuleSetInput = {}): Promise<RuleSetJson> {
-  const res = await t.http().post('/api/rule-sets').set(as.auth).send({ name: uniqueName('Rule set'), ...input });
+  const res = await t
+    .http()
+    .post('/api/rule-sets')
+    .set(as.auth)
+    .send({ name: uniqueName('Rule set'), ...input });
   return expectStatus(res, 201, 'create rule set').body;
 }
 
@@ -116,27 +132,86 @@ export interface RuleInput {
   is_active?: boolean;
 }
 
+/**
+ * The ADA diagnosis and crisis rules the integration suites (CDS Hooks, FHIR) evaluate, on parameters
+ * made from the diabetes templates: HbA1c ≥ 6.5 %, fasting glucose ≥ 126 mg/dL, systolic ≥ 180 mmHg.
+ */
+export function adaCoreRules(p: Record<string, Ref>): RuleInput[] {
+  return [
+    {
+      name: 'Diabetes by HbA1c',
+      priority: 20,
+      conditions: [cond(p.hba1c, '>=', 6.5)],
+      actions: [action('Confirm the diagnosis and start diabetes care', { severity: 'high' })],
+    },
+    {
+      name: 'Diabetes by fasting glucose',
+      priority: 19,
+      conditions: [cond(p.fasting_glucose, '>=', 126)],
+      actions: [action('Repeat the fasting glucose to confirm', { severity: 'high' })],
+    },
+    {
+      name: 'Hypertensive crisis',
+      priority: 30,
+      conditions: [cond(p.blood_pressure_systolic, '>=', 180)],
+      actions: [action('Assess for target-organ damage today', { severity: 'critical' })],
+    },
+  ];
+}
+
 /** A rule in the set; without conditions or actions it gets none (say what the test needs). */
 export async function createRule(t: TestApp, as: TestUser, ruleSet: Ref, input: RuleInput = {}): Promise<RuleJson> {
-  const res = await t.http().post('/api/rules').set(as.auth).send({ name: uniqueName('Rule'), ...input, rule_set_id: idOf(ruleSet) });
+  const res = await t
+    .http()
+    .post('/api/rules')
+    .set(as.auth)
+    .send({ name: uniqueName('Rule'), ...input, rule_set_id: idOf(ruleSet) });
   return expectStatus(res, 201, 'create rule').body;
 }
 
 export async function updateRule(t: TestApp, as: TestUser, rule: Ref, input: RuleInput): Promise<RuleJson> {
-  const res = await t.http().put(`/api/rules/${idOf(rule)}`).set(as.auth).send(input);
+  const res = await t
+    .http()
+    .put(`/api/rules/${idOf(rule)}`)
+    .set(as.auth)
+    .send(input);
   return expectStatus(res, 200, 'update rule').body;
 }
 
-export async function publish(t: TestApp, as: TestUser, ruleSet: Ref): Promise<VersionJson> {
-  const res = await t.http().post(`/api/rule-sets/${idOf(ruleSet)}/publish`).set(as.auth);
+/** Fixtures acknowledge analysis warnings (with this reason) unless a body is given; errors still block. */
+export const FIXTURE_ACKNOWLEDGEMENT = { acknowledge_warnings: { reason: 'Test fixture: warnings reviewed' } };
+
+/** The impact preview an admin reviews before publishing (POST /api/rule-sets/:id/impact-preview). */
+export async function previewImpact(t: TestApp, as: TestUser, ruleSet: Ref): Promise<ImpactPreviewJson> {
+  const res = await t
+    .http()
+    .post(`/api/rule-sets/${idOf(ruleSet)}/impact-preview`)
+    .set(as.auth);
+  return expectStatus(res, 201, 'impact preview').body;
+}
+
+/** Publishes as the admin console does: the impact preview first (unless the body names one), then publish with its id. */
+export async function publish(t: TestApp, as: TestUser, ruleSet: Ref, body: object = FIXTURE_ACKNOWLEDGEMENT): Promise<VersionJson> {
+  const preview = 'impact_preview_id' in body ? {} : { impact_preview_id: (await previewImpact(t, as, ruleSet)).id };
+  const res = await t
+    .http()
+    .post(`/api/rule-sets/${idOf(ruleSet)}/publish`)
+    .set(as.auth)
+    .send({ ...body, ...preview });
   return expectStatus(res, 201, 'publish rule set').body;
 }
 
 export async function createTestCase(
-  t: TestApp, as: TestUser, rule: Ref,
+  t: TestApp,
+  as: TestUser,
+  rule: Ref,
   input: { name?: string; answers: Record<string, unknown>; expected_outcome: true | false | 'unknown'; reference_date?: string },
 ): Promise<TestCaseJson> {
-  const res = await t.http().post(`/api/rules/${idOf(rule)}/test-cases`).set(as.auth).send({ name: uniqueName('case'), ...input });
+  const res = await t
+    .http()
+    .post(`/api/rules/${idOf(rule)}/test-cases`)
+    .set(as.auth)
+    .send({ name: uniqueName('case'), ...input });
   return expectStatus(res, 201, 'create test case').body;
 }
 
@@ -152,4 +227,63 @@ export async function createPublishedRuleSet(t: TestApp, as: TestUser, rules: Ru
   for (const rule of rules) created.push(await createRule(t, as, ruleSet, rule));
   const version = await publish(t, as, ruleSet);
   return { ruleSet, rules: created, version };
+}
+
+/** An answer a vignette gives: a number in the parameter's unit, `{ value, unit }`, a band, 'unknown', true/false. */
+export type VignetteAnswer = unknown | { value: unknown; unit?: string };
+
+export interface AssessmentRun {
+  /** The final assessment JSON (completed). */
+  result: {
+    id: string;
+    is_completed: boolean;
+    recommendation: { rule_name: string; severity: string } | null;
+    findings: { rule_name: string; rule_version: number; severity: string; source: string | null; basis: { label?: string | null }[] }[];
+    undetermined_rules: { rule_name: string; unknown_parameters: { display_name?: string | null }[] }[];
+    answer_details: { parameter_id: string; value: unknown; unit: string | null; entered_as: string; label: string }[];
+    rule_set_versions: { rule_set_id: string; version: number }[];
+  };
+  /** Parameter ids in the order they were asked. */
+  asked: string[];
+}
+
+const withUnit = (a: unknown): a is { value: unknown; unit?: string } =>
+  typeof a === 'object' && a !== null && 'value' in a && (a as { type?: unknown }).type !== 'range';
+
+/**
+ * Drives a clinical assessment as a PCP would: starts it, answers each question it asks from
+ * `answers` (by parameter id; a parameter the vignette does not give is "Not available"), and
+ * returns the completed result. `answers[id]` may be a list: the first answer, then the exact value
+ * when the assessment asks again (a band that straddled a threshold).
+ */
+export async function runAssessment(
+  t: TestApp,
+  as: TestUser,
+  answers: Record<string, VignetteAnswer | VignetteAnswer[]>,
+  onStep?: (assessment: { id: string; step: number; current_parameter_id: string | null }) => Promise<void>,
+): Promise<AssessmentRun> {
+  let a = expectStatus(await t.http().post('/api/assessments').set(as.auth).send({ mode: 'clinical' }), 201, 'start assessment').body;
+  const asked: string[] = [];
+  for (let guard = 0; !a.is_completed; guard++) {
+    if (guard > 50) throw new Error('the assessment asked more than 50 questions');
+    if (onStep) await onStep(a);
+    const id: string = a.current_parameter_id;
+    const given = answers[id];
+    const times = asked.filter((x) => x === id).length;
+    const answer = Array.isArray(given) ? given[Math.min(times, given.length - 1)] : given === undefined ? 'unknown' : given;
+    asked.push(id);
+    const body = withUnit(answer)
+      ? { parameter_id: id, value: answer.value, ...(answer.unit ? { unit: answer.unit } : {}) }
+      : { parameter_id: id, value: answer };
+    a = expectStatus(
+      await t
+        .http()
+        .post(`/api/assessments/${a.id}/answers`)
+        .set(as.auth)
+        .send({ ...body, step: a.step }),
+      200,
+      'answer',
+    ).body;
+  }
+  return { result: a, asked };
 }

@@ -20,17 +20,30 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /** Signs up through the API (the real path), then sets the role directly: test setup, not the feature. */
-export async function createUser(t: TestApp, role: RoleName = null, overrides: { email?: string; first_name?: string; last_name?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  t: TestApp,
+  role: RoleName = null,
+  overrides: { email?: string; first_name?: string; last_name?: string } = {},
+): Promise<TestUser> {
   const email = overrides.email ?? uniqueEmail(role ?? 'norole');
-  const res = await t.http().post('/api/auth/signup').send({
-    email, password: PASSWORD, data: { first_name: overrides.first_name ?? 'Test', last_name: overrides.last_name ?? 'User' },
-  });
+  const res = await t
+    .http()
+    .post('/api/auth/signup')
+    .send({
+      email,
+      password: PASSWORD,
+      data: { first_name: overrides.first_name ?? 'Test', last_name: overrides.last_name ?? 'User' },
+    });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.user.id as string;
   await setRole(t, id, role);
   return {
-    id, email, password: PASSWORD, role,
-    access_token: res.body.access_token, refresh_token: res.body.refresh_token,
+    id,
+    email,
+    password: PASSWORD,
+    role,
+    access_token: res.body.access_token,
+    refresh_token: res.body.refresh_token,
     auth: { Authorization: `Bearer ${res.body.access_token}` },
   };
 }
@@ -38,8 +51,11 @@ export async function createUser(t: TestApp, role: RoleName = null, overrides: {
 export async function setRole(t: TestApp, userId: string, role: RoleName) {
   if (role === null) await t.db.query('DELETE FROM user_roles WHERE user_id = $1', [userId]);
   else {
-    await t.db.query(`INSERT INTO user_roles (user_id, role) VALUES ($1, $2)
-      ON CONFLICT (user_id) DO UPDATE SET role = EXCLUDED.role`, [userId, role]);
+    await t.db.query(
+      `INSERT INTO user_roles (user_id, role) VALUES ($1, $2)
+      ON CONFLICT (user_id) DO UPDATE SET role = EXCLUDED.role`,
+      [userId, role],
+    );
   }
 }
 

@@ -53,7 +53,10 @@ export class LlmServer {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
     return this;
@@ -68,9 +71,17 @@ export class LlmServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body: LlmRequest['body'] = {};
-    try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { /* recorded as empty */ }
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      /* recorded as empty */
+    }
     let parameter: LlmRequest['parameter'] = {};
-    try { parameter = JSON.parse(body.messages?.find((m) => m.role === 'user')?.content ?? '{}'); } catch { /* not JSON */ }
+    try {
+      parameter = JSON.parse(body.messages?.find((m) => m.role === 'user')?.content ?? '{}');
+    } catch {
+      /* not JSON */
+    }
     const seen: LlmRequest = { path: req.url ?? '', headers: req.headers, body, parameter };
     this.requests.push(seen);
 
@@ -102,13 +113,15 @@ export class LlmServer {
   }
 
   private answer(res: ServerResponse, model: string | undefined, content: string) {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-      id: 'chatcmpl-test',
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: model ?? 'test-model',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: 'chatcmpl-test',
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: model ?? 'test-model',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
   }
 }

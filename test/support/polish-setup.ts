@@ -35,8 +35,13 @@ export async function startPolishApp(env: Record<string, string | undefined> = {
       const dir = mkdtempSync(join(tmpdir(), 'cds-worker-'));
       dirs.push(dir);
       const w = spawnWorker({
-        DATABASE_URL: t.runtime.config.databaseUrl, REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: prefix,
-        JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: dir, ...env, ...extra,
+        DATABASE_URL: t.runtime.config.databaseUrl,
+        REDIS_URL: process.env.REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        DATA_DIR: dir,
+        ...env,
+        ...extra,
       });
       workers.push(w);
       return w;

@@ -1,5 +1,8 @@
 /** Polls until the check passes; the bound is generous because CI machines are slow and shared. */
-export async function waitFor(check: () => boolean | Promise<boolean>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
     if (await check()) return;
@@ -11,6 +14,9 @@ export async function waitFor(check: () => boolean | Promise<boolean>, opts: { t
 export function deferred<T = void>() {
   let resolve!: (value: T) => void;
   let reject!: (err: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 }

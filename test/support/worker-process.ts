@@ -20,17 +20,22 @@ export function spawnWorker(env: Record<string, string | undefined>): WorkerProc
   let out = '';
   let readyResolve!: () => void;
   let readyReject!: (e: Error) => void;
-  const ready = new Promise<void>((res, rej) => { readyResolve = res; readyReject = rej; });
+  const ready = new Promise<void>((res, rej) => {
+    readyResolve = res;
+    readyReject = rej;
+  });
   const onData = (chunk: Buffer) => {
     out += chunk.toString();
     if (out.includes('Worker ready')) readyResolve();
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    readyReject(new Error(`worker exited (${code}) before it was ready:\n${out}`));
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      readyReject(new Error(`worker exited (${code}) before it was ready:\n${out}`));
+      resolve(code);
+    }),
+  );
   ready.catch(() => undefined);
   return {
     child,

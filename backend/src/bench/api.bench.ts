@@ -7,17 +7,21 @@
  * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/postgres); the
  * bench works in a scratch database it creates there and drops afterwards. API_PROCESSES
  * (default 1) API processes share the load, as stateless API processes behind a balancer
- * would; the load runs in a worker thread, off the API's event loop. For context it also
- * measures an authenticated request that does no work (GET /api/auth/user).
+ * would; the load runs in a child process of its own, off the API's event loop and out of its
+ * CPU and memory figures. For context it also measures an authenticated request that does no
+ * work (GET /api/auth/user). Per API process it reports CPU time per request (the figure least
+ * disturbed by other work on a shared machine) and resident memory under load. The API logs
+ * nothing unless BENCH_LOG_LEVEL says so (info: one line per request, as in production).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Client } from 'pg';
 import { loadConfig } from '../config/app-config';
+import { http, percentile } from './bench-http';
+import { useProcessLogOutput } from '../common/logger';
 import { startRuntime, type Runtime } from '../runtime';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
@@ -28,12 +32,30 @@ const USERS = 20;
 const PGBENCH_ROWS = 100_000;
 
 type Scenario = 'assessments' | 'noop';
-interface LoadInput { urls: string[]; tokens: string[]; clients: number; warmupMs: number; measureMs: number; scenario: Scenario }
-interface LoadResult { latencies: number[]; assessments: number; errors: string[] }
-interface Question { parameter_id: string; options: { value: unknown }[] }
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+interface LoadInput {
+  urls: string[];
+  tokens: string[];
+  clients: number;
+  warmupMs: number;
+  measureMs: number;
+  scenario: Scenario;
+}
+interface LoadResult {
+  latencies: number[];
+  /** Every request, warm-up included: the denominator of CPU per request. */
+  requests: number;
+  assessments: number;
+  errors: string[];
+}
+/** One API process's CPU time (user + system, µs) and memory. */
+interface ProcessStats {
+  cpuMicros: number;
+  rss: number;
+  maxRss: number;
+}
+interface Question {
+  parameter_id: string;
+  options: { value: unknown }[];
 }
 
 /**
@@ -46,43 +68,37 @@ async function load({ urls, tokens, clients, warmupMs, measureMs, scenario }: Lo
   const latencies: number[] = [];
   const errors: string[] = [];
   let assessments = 0;
-  await Promise.all(Array.from({ length: clients }, async (_, c) => {
-    const url = urls[c % urls.length];
-    const headers = { authorization: `Bearer ${tokens[c % tokens.length]}`, 'content-type': 'application/json' };
-    const call = async <T>(method: string, path: string, body?: unknown): Promise<T | null> => {
-      const t0 = performance.now();
-      const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const json = (await res.json()) as T;
-      const t1 = performance.now();
-      if (res.status >= 300) errors.push(`${path} ${res.status} ${JSON.stringify(json)}`);
-      else if (t0 >= from && t1 <= until) latencies.push(t1 - t0);
-      return res.status < 300 ? json : null;
-    };
-    let turn = c;
-    while (performance.now() < until && errors.length < 10) {
-      if (scenario === 'noop') {
-        await call('GET', '/api/auth/user');
-        continue;
+  let requests = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      const url = urls[c % urls.length];
+      const headers = { authorization: `Bearer ${tokens[c % tokens.length]}`, 'content-type': 'application/json' };
+      const call = async <T>(method: string, path: string, body?: unknown): Promise<T | null> => {
+        const t0 = performance.now();
+        const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        const json = (await res.json()) as T;
+        const t1 = performance.now();
+        requests += 1;
+        if (res.status >= 300) errors.push(`${path} ${res.status} ${JSON.stringify(json)}`);
+        else if (t0 >= from && t1 <= until) latencies.push(t1 - t0);
+        return res.status < 300 ? json : null;
+      };
+      let turn = c;
+      while (performance.now() < until && errors.length < 10) {
+        if (scenario === 'noop') {
+          await call('GET', '/api/auth/user');
+          continue;
+        }
+        let a = await call<{ id: string; current_question: Question | null }>('POST', '/api/assessments', { mode: 'clinical' });
+        while (a?.current_question && performance.now() < until) {
+          const { parameter_id, options } = a.current_question;
+          a = await call('POST', `/api/assessments/${a.id}/answers`, { parameter_id, value: options[turn++ % options.length].value });
+        }
+        if (a && !a.current_question && performance.now() <= until) assessments += 1;
       }
-      let a = await call<{ id: string; current_question: Question | null }>('POST', '/api/assessments', { mode: 'clinical' });
-      while (a?.current_question && performance.now() < until) {
-        const { parameter_id, options } = a.current_question;
-        a = await call('POST', `/api/assessments/${a.id}/answers`, { parameter_id, value: options[turn++ % options.length].value });
-      }
-      if (a && !a.current_question && performance.now() <= until) assessments += 1;
-    }
-  }));
-  return { latencies, assessments, errors };
-}
-
-async function http(url: string, method: string, path: string, token: string | null, body?: unknown) {
-  const res = await fetch(`${url}${path}`, {
-    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+    }),
+  );
+  return { latencies, requests, assessments, errors };
 }
 
 /** A small thyroid knowledge base: every assessment asks two or three questions. */
@@ -95,11 +111,24 @@ async function seed(url: string) {
   const weight = await parameter({ name: 'Wt_lb', display_name: 'Weight', data_type: 'number', units: 'lb', category: 'vitals' });
   const set = await http(url, 'POST', '/api/rule-sets', admin, { name: 'Thyroid and weight' });
   const rule = (name: string, conditions: object[], message: string) =>
-    http(url, 'POST', '/api/rules', admin, { rule_set_id: set.id, name, conditions, actions: [{ type: 'recommendation', severity: 'medium', message }] });
-  await rule("Hashimoto's thyroiditis", [{ parameter: tsh.id, operator: '>', value: 4.5 }, { parameter: antibodies.id, operator: 'equals', value: true }], 'Refer to endocrinology');
+    http(url, 'POST', '/api/rules', admin, {
+      rule_set_id: set.id,
+      name,
+      conditions,
+      actions: [{ type: 'recommendation', severity: 'medium', message }],
+    });
+  await rule(
+    "Hashimoto's thyroiditis",
+    [
+      { parameter: tsh.id, operator: '>', value: 4.5 },
+      { parameter: antibodies.id, operator: 'equals', value: true },
+    ],
+    'Refer to endocrinology',
+  );
   await rule('Subclinical hypothyroidism', [{ parameter: tsh.id, operator: '>', value: 4.5 }], 'Recheck TSH in 6 weeks');
   await rule('Weight management', [{ parameter: weight.id, operator: '>', value: 250 }], 'Refer to a dietitian');
-  await http(url, 'POST', `/api/rule-sets/${set.id}/publish`, admin);
+  const preview = (await http(url, 'POST', `/api/rule-sets/${set.id}/impact-preview`, admin)) as { id: string };
+  await http(url, 'POST', `/api/rule-sets/${set.id}/publish`, admin, { impact_preview_id: preview.id });
   const tokens: string[] = [];
   for (let i = 0; i < USERS; i++) {
     const session = await signUp(`bench.pcp${i}@clinic.test`);
@@ -109,13 +138,35 @@ async function seed(url: string) {
   return tokens;
 }
 
-function runLoad(input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>): Promise<LoadResult> {
-  return new Promise<LoadResult>((resolve, reject) => {
-    const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
-    const worker = new Worker(__filename, { workerData: data });
-    worker.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
-    worker.once('error', reject);
+function ownStats(): ProcessStats {
+  const cpu = process.cpuUsage();
+  return { cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 };
+}
+
+function statsOf(child: ChildProcess): Promise<ProcessStats> {
+  return new Promise((resolve) => {
+    child.once('message', (m: ProcessStats) => resolve(m));
+    child.send('stats');
   });
+}
+
+/** The load, in a child process; with each API process's CPU time over it and its memory at its end. */
+async function runLoad(
+  input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>,
+  children: ChildProcess[],
+): Promise<LoadResult & { stats: ProcessStats[] }> {
+  const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
+  const statsAll = async () => [ownStats(), ...(await Promise.all(children.map(statsOf)))];
+  const before = await statsAll();
+  const child = fork(__filename, [], { env: { ...process.env, BENCH_LOAD: '1' } });
+  const result = await new Promise<LoadResult>((resolve, reject) => {
+    child.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
+    child.once('error', reject);
+    child.send(data);
+  });
+  const after = await statsAll();
+  child.kill();
+  return { ...result, stats: after.map((s, i) => ({ ...s, cpuMicros: s.cpuMicros - before[i].cpuMicros })) };
 }
 
 /** One more API process on the same database and secret; resolves with its URL. */
@@ -128,9 +179,13 @@ function apiProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: Child
 }
 
 async function serveApi() {
+  useProcessLogOutput(); // as npm start: asynchronous log lines
   const runtime = await startRuntime(loadConfig(process.env));
   process.send!({ url: runtime.url });
-  process.once('message', () => void runtime.close().then(() => process.exit(0)));
+  process.on('message', (m) => {
+    if (m === 'stats') process.send!(ownStats());
+    else void runtime.close().then(() => process.exit(0));
+  });
 }
 
 /** pgbench on the same database: one SELECT and one UPDATE of a random row per transaction. */
@@ -138,22 +193,48 @@ function pgbench(url: URL, clients: number, seconds: number) {
   const dir = mkdtempSync(join(tmpdir(), 'cds-pgbench-'));
   try {
     const script = join(dir, 'select-update.sql');
-    writeFileSync(script, [
-      `\\set id random(1, ${PGBENCH_ROWS})`,
-      'BEGIN;',
-      'SELECT n FROM bench_pgbench WHERE id = :id;',
-      'UPDATE bench_pgbench SET n = n + 1 WHERE id = :id;',
-      'END;',
-    ].join('\n'));
-    const args = ['-n', '-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres'),
-      '-c', String(clients), '-j', String(Math.min(clients, cpus().length)), '-T', String(seconds),
-      '-f', script, '-l', `--log-prefix=${join(dir, 'log')}`, url.pathname.slice(1)];
+    writeFileSync(
+      script,
+      [
+        `\\set id random(1, ${PGBENCH_ROWS})`,
+        'BEGIN;',
+        'SELECT n FROM bench_pgbench WHERE id = :id;',
+        'UPDATE bench_pgbench SET n = n + 1 WHERE id = :id;',
+        'END;',
+      ].join('\n'),
+    );
+    const args = [
+      '-n',
+      '-h',
+      url.hostname,
+      '-p',
+      url.port || '5432',
+      '-U',
+      decodeURIComponent(url.username || 'postgres'),
+      '-c',
+      String(clients),
+      '-j',
+      String(Math.min(clients, cpus().length)),
+      '-T',
+      String(seconds),
+      '-f',
+      script,
+      '-l',
+      `--log-prefix=${join(dir, 'log')}`,
+      url.pathname.slice(1),
+    ];
     const run = spawnSync('pgbench', args, { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(url.password) } });
     if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr || run.error}`);
     const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1]);
     // Per-transaction log lines: client_id transaction_no time_us script_no epoch epoch_us
-    const latencies = readdirSync(dir).filter((f) => f.startsWith('log')).flatMap((f) =>
-      readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => Number(line.split(' ')[2]) / 1000));
+    const latencies = readdirSync(dir)
+      .filter((f) => f.startsWith('log'))
+      .flatMap((f) =>
+        readFileSync(join(dir, f), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => Number(line.split(' ')[2]) / 1000),
+      );
     latencies.sort((a, b) => a - b);
     return { tps, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
   } finally {
@@ -164,10 +245,14 @@ function pgbench(url: URL, clients: number, seconds: number) {
 const line = (label: string, r: LoadResult) => {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const perSecond = sorted.length / SECONDS;
-  return { perSecond, text: `${label}${perSecond.toFixed(1)} req/s  p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms` };
+  return {
+    perSecond,
+    text: `${label}${perSecond.toFixed(1)} req/s  p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms`,
+  };
 };
 
 async function main() {
+  const loadBefore = loadavg();
   const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const name = `cds_bench_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: server.toString() });
@@ -177,15 +262,24 @@ async function main() {
   scratch.pathname = `/${name}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-api-'));
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: scratch.toString(), DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent',
-    JWT_SECRET: randomBytes(32).toString('hex'), AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
+    ...process.env,
+    DATABASE_URL: scratch.toString(),
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    AUTH_RATE_LIMIT_PER_IP: '100000000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
   };
   const extra: ChildProcess[] = [];
   try {
     let runtime: Runtime | undefined;
-    let api: LoadResult;
-    let noop: LoadResult;
+    let api: Awaited<ReturnType<typeof runLoad>>;
+    let noop: Awaited<ReturnType<typeof runLoad>>;
+    let apiTransactions = 0;
+    let noopTransactions = 0;
     try {
+      useProcessLogOutput(); // as npm start: asynchronous log lines
       runtime = await startRuntime(loadConfig(env)); // also migrates the scratch database
       const urls = [runtime.url];
       for (let i = 1; i < API_PROCESSES; i++) {
@@ -194,8 +288,19 @@ async function main() {
         urls.push(p.url);
       }
       const tokens = await seed(runtime.url);
-      api = await runLoad({ urls, tokens, scenario: 'assessments' });
-      noop = await runLoad({ urls, tokens, scenario: 'noop' });
+      // Statements the database ran per request (pg_stat_database counts transactions; each
+      // statement outside a transaction is one): load-independent, unlike the rates.
+      const transactions = async () => {
+        await new Promise((r) => setTimeout(r, 1500)); // statistics reach pg_stat_database within a second
+        const { rows } = await admin.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [name]);
+        return Number(rows[0].n);
+      };
+      let before = await transactions();
+      api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra);
+      apiTransactions = ((await transactions()) - before) / api.requests;
+      before = await transactions();
+      noop = await runLoad({ urls, tokens, scenario: 'noop' }, extra);
+      noopTransactions = ((await transactions()) - before) / noop.requests;
     } finally {
       // Frees the API's connections before pgbench opens its own.
       for (const child of extra) {
@@ -212,19 +317,39 @@ async function main() {
     await db.query('VACUUM ANALYZE bench_pgbench');
     const [{ version }] = (await db.query('SELECT version()')).rows;
     // pgbench needs a connection per client; on a shared server other sessions hold some of max_connections.
-    const [{ free }] = (await db.query(`SELECT current_setting('max_connections')::int - count(*)::int AS free FROM pg_stat_activity`)).rows;
+    const [{ free }] = (await db.query(`SELECT current_setting('max_connections')::int - count(*)::int AS free FROM pg_stat_activity`))
+      .rows;
     await db.end();
     const pgbenchClients = Math.min(CLIENTS, free - 2);
     const floor = pgbench(scratch, pgbenchClients, SECONDS);
 
     const assessments = line('API start + answers:            ', api);
     console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}); ${String(version).split(' on ')[0]}`);
-    console.log(`${CLIENTS} clients, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`);
+    console.log(
+      `${CLIENTS} clients, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`,
+    );
     if (pgbenchClients < CLIENTS) console.log(`pgbench ran ${pgbenchClients} clients: the other connection slots were in use`);
-    console.log(`pgbench select+update (floor):  ${floor.tps.toFixed(1)} tx/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`);
+    console.log(
+      `pgbench select+update (floor):  ${floor.tps.toFixed(1)} tx/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`,
+    );
     console.log(`${assessments.text}  (${(api.assessments / SECONDS).toFixed(1)} completed assessments/s)`);
     console.log(line('context, authenticated no-op:   ', noop).text);
+    const noopLine = line('', noop);
     console.log(`ratio API / pgbench: ${(assessments.perSecond / floor.tps).toFixed(2)} (goal >= 0.50)`);
+    console.log(`ratio no-op / pgbench: ${(noopLine.perSecond / floor.tps).toFixed(2)}`);
+    const cpu = (r: typeof api) => r.stats.reduce((sum, s) => sum + s.cpuMicros, 0) / 1000 / r.requests;
+    console.log(`database transactions per request: start + answers ${apiTransactions.toFixed(2)}, no-op ${noopTransactions.toFixed(2)}`);
+    const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
+    console.log(`API CPU per request (all API processes): start + answers ${cpu(api).toFixed(3)} ms, no-op ${cpu(noop).toFixed(3)} ms`);
+    console.log(
+      `RSS per API process at the end of the answer load: ${api.stats.map((s) => `${mb(s.rss)} MB (peak ${mb(s.maxRss)} MB)`).join(', ')}`,
+    );
+    console.log(`load average before the run: ${loadBefore.map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average after the run: ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -232,8 +357,8 @@ async function main() {
   }
 }
 
-if (!isMainThread) {
-  load(workerData as LoadInput).then((r) => parentPort!.postMessage(r));
+if (process.env.BENCH_LOAD) {
+  process.once('message', (input: LoadInput) => void load(input).then((r) => process.send!(r)));
 } else if (process.env.BENCH_API_PROCESS) {
   serveApi().catch((e) => {
     console.error(e);

@@ -18,35 +18,53 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 async function during(seconds: number, concurrency: number, op: () => Promise<void>) {
   const until = performance.now() + seconds * 1000;
   const latencies: number[] = [];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      await op();
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        await op();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / seconds, p50: latencies[Math.floor(latencies.length * 0.5)], p99: latencies[Math.floor(latencies.length * 0.99)] };
+  return {
+    perSecond: latencies.length / seconds,
+    p50: latencies[Math.floor(latencies.length * 0.5)],
+    p99: latencies[Math.floor(latencies.length * 0.99)],
+  };
 }
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-auth-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_IP: '100000000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
+  });
   const runtime = await startRuntime(config, { inMemory: true });
   try {
     const creds = { email: `bench.${Date.now()}@clinic.test`, password: 'correct horse battery staple' };
-    const post = (path: string) => fetch(`${runtime.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
+    const post = (path: string) =>
+      fetch(`${runtime.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
     if ((await post('/api/auth/signup')).status !== 201) throw new Error('sign-up failed');
 
     const digest = await hash(creds.password, ARGON2);
-    const floor = await during(SECONDS, CONCURRENCY, async () => { await verify(digest, creds.password); });
+    const floor = await during(SECONDS, CONCURRENCY, async () => {
+      await verify(digest, creds.password);
+    });
     const api = await during(SECONDS, CONCURRENCY, async () => {
       const r = await post('/api/auth/token?grant_type=password');
       if (r.status !== 200) throw new Error(`sign-in ${r.status}`);
       await r.arrayBuffer();
     });
     console.log(`database: ${config.databaseMode}, concurrency ${CONCURRENCY}, ${SECONDS} s each`);
-    console.log(`argon2id verify (floor):  ${floor.perSecond.toFixed(1)}/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`);
+    console.log(
+      `argon2id verify (floor):  ${floor.perSecond.toFixed(1)}/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`,
+    );
     console.log(`API sign-in:              ${api.perSecond.toFixed(1)}/s  p50 ${api.p50.toFixed(1)} ms  p99 ${api.p99.toFixed(1)} ms`);
     console.log(`ratio API / floor: ${(api.perSecond / floor.perSecond).toFixed(2)}`);
   } finally {

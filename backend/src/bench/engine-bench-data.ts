@@ -1,20 +1,10 @@
-import type { Answers, AnswerValue, Condition, EngineParameter, EngineRule } from '../engine';
+import { seededRandom, type Answers, type AnswerValue, type Condition, type EngineParameter, type EngineRule } from '@cds/engine';
 
-/** Deterministic PRNG (mulberry32) so every run measures the same rule sets and patients. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, the engine's) so every run measures the same rule sets and patients. */
+export const random = seededRandom;
 
 function uuid(rnd: () => number): string {
-  const hex = (n: number): string =>
-    Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
+  const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
   return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
 }
 
@@ -104,5 +94,137 @@ export function generatePatients(count: number, parameters: BenchParameter[], rn
       if (value !== undefined) answers[p.id] = value;
     }
     return answers;
+  });
+}
+
+/**
+ * The realistic mix (issue 13): besides numeric parameters, booleans (answered true / false),
+ * selects (one of the configured options), free text (searched with contains / starts with /
+ * ends with, or compared exactly) and dates (ISO days, compared with before / after / on).
+ */
+export type MixedKind = 'numeric' | 'boolean' | 'select' | 'text' | 'date';
+
+export interface MixedParameter extends BenchParameter {
+  kind: MixedKind;
+  /** Select options, text phrases or ISO dates the rules and answers draw from. */
+  values: string[];
+}
+
+/** Of every ten parameters: five numeric, two boolean, one select, one text, one date. */
+const MIX: readonly MixedKind[] = ['numeric', 'numeric', 'boolean', 'numeric', 'select', 'numeric', 'text', 'boolean', 'numeric', 'date'];
+const PHRASES = [
+  'Family history of Type 2 diabetes',
+  'Mother had gestational diabetes',
+  'No family history',
+  'Father: hypertension, Type 2 diabetes',
+  'Smoker, 10 pack-years',
+  'Former smoker',
+  'Sedentary; shift work',
+  'Takes metformin 500 mg',
+  'Statin intolerance',
+  'Night-time hypoglycaemia reported',
+];
+const SEARCH_WORDS = ['diabetes', 'smoker', 'family', 'type 2', 'metformin', 'hypo', 'former', 'no '];
+const DAY_MS = 86_400_000;
+
+function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function generateMixedParameters(count: number, rnd: () => number): MixedParameter[] {
+  return generateParameters(count, rnd).map((p, i) => {
+    const kind = MIX[i % MIX.length];
+    const data_type = kind === 'numeric' ? p.data_type : kind;
+    let values: string[] = [];
+    if (kind === 'select') values = Array.from({ length: 3 + Math.floor(rnd() * 3) }, (_, k) => `Option ${i}.${k}`);
+    else if (kind === 'text') values = PHRASES;
+    else if (kind === 'date') {
+      const start = 19_000 + Math.floor(rnd() * 1_000); // 2022-2024
+      values = Array.from({ length: 6 }, () => isoDay(start + Math.floor(rnd() * 400))).sort();
+    }
+    return { ...p, data_type, kind, values };
+  });
+}
+
+const pick = <T>(items: readonly T[], rnd: () => number): T => items[Math.floor(rnd() * items.length)];
+
+function mixedCondition(p: MixedParameter, rnd: () => number): Condition {
+  const logic: Condition['logic'] = rnd() < 0.2 ? 'OR' : 'AND';
+  const base = { type: 'parameter' as const, parameter: p.id, logic };
+  switch (p.kind) {
+    case 'numeric':
+      return { ...base, operator: pickOperator(rnd), value: pick(p.cutPoints, rnd) };
+    case 'boolean':
+      return { ...base, operator: rnd() < 0.8 ? 'equals' : 'not_equals', value: rnd() < 0.7 };
+    case 'select':
+      return { ...base, operator: rnd() < 0.8 ? 'equals' : 'not_equals', value: pick(p.values, rnd) };
+    case 'text': {
+      const r = rnd();
+      if (r < 0.2) return { ...base, operator: 'equals', value: pick(p.values, rnd) };
+      return { ...base, operator: r < 0.7 ? 'contains' : r < 0.85 ? 'starts_with' : 'ends_with', value: pick(SEARCH_WORDS, rnd) };
+    }
+    case 'date':
+      return { ...base, operator: pick(['before', 'after', 'before', 'after', 'equals', 'not_equals'], rnd), value: pick(p.values, rnd) };
+  }
+}
+
+/** Rules as generateRules() shapes them, each condition on a parameter of any kind. */
+export function generateMixedRules(count: number, parameters: MixedParameter[], rnd: () => number): EngineRule[] {
+  return Array.from({ length: count }, (_, i) => {
+    const r = rnd();
+    const size = r < 0.2 ? 1 : r < 0.6 ? 2 : r < 0.9 ? 3 : 4;
+    return {
+      id: uuid(rnd),
+      name: `Rule ${i}`,
+      priority: Math.floor(rnd() * 101),
+      conditions: Array.from({ length: size }, () => mixedCondition(pick(parameters, rnd), rnd)),
+      actions: [{ type: 'recommendation', severity: 'medium', message: `Advice ${i}` }],
+    };
+  });
+}
+
+function mixedAnswer(p: MixedParameter, rnd: () => number): AnswerValue {
+  switch (p.kind) {
+    case 'boolean':
+      return rnd() < 0.5;
+    case 'select':
+      return pick(p.values, rnd);
+    case 'text': {
+      const phrase = pick(p.values, rnd);
+      return rnd() < 0.3 ? phrase.toUpperCase() : phrase;
+    }
+    case 'date': {
+      // Often exactly a rule's date, otherwise a day around them.
+      if (rnd() < 0.3) return pick(p.values, rnd);
+      const first = Date.parse(p.values[0]) / DAY_MS;
+      const last = Date.parse(p.values[p.values.length - 1]) / DAY_MS;
+      return isoDay(first - 30 + Math.floor(rnd() * (last - first + 60)));
+    }
+    case 'numeric': {
+      const r = rnd();
+      if (r < 0.06) {
+        const a = p.low + rnd() * (p.high - p.low);
+        const b = p.low + rnd() * (p.high - p.low);
+        return { type: 'range', min: Math.min(a, b), max: Math.max(a, b) };
+      }
+      if (r < 0.25) return pick(p.cutPoints, rnd);
+      return Math.round((p.low + rnd() * (p.high - p.low)) * 10) / 10;
+    }
+  }
+}
+
+/**
+ * Answer maps as the API receives them: JSON bodies, parsed. A question not answered has no key
+ * at all (30 %), so nearly every patient's object has a shape of its own; 4 % are "unknown".
+ */
+export function generateMixedPatients(count: number, parameters: MixedParameter[], rnd: () => number): Answers[] {
+  return Array.from({ length: count }, () => {
+    const body: Record<string, AnswerValue> = {};
+    for (const p of parameters) {
+      const r = rnd();
+      if (r < 0.3) continue;
+      body[p.id] = r < 0.34 ? 'unknown' : mixedAnswer(p, rnd);
+    }
+    return JSON.parse(JSON.stringify(body)) as Answers;
   });
 }

@@ -22,7 +22,9 @@ async function timeToHealthy(dataDir: string, port: number): Promise<number> {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
       try {
         if ((await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200) return performance.now() - t0;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       await new Promise((r) => setTimeout(r, 50));
       if (performance.now() - t0 > 120_000) throw new Error('not healthy within 120 s');
     }
@@ -62,8 +64,12 @@ async function main() {
   const m = (k: keyof (typeof rows)[number]) => median(rows.map((r) => r[k]));
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`runs: ${runs} (median)`);
-  console.log(`cold start to healthy:   ${fmt(m('cold'))}   floor (PGlite new data dir): ${fmt(m('floorCold'))}   ratio ${(m('cold') / m('floorCold')).toFixed(2)}x   goal <= 10 s`);
-  console.log(`restart to healthy:      ${fmt(m('restart'))}   floor (PGlite reopen):       ${fmt(m('floorReopen'))}   ratio ${(m('restart') / m('floorReopen')).toFixed(2)}x   goal <= 3 s`);
+  console.log(
+    `cold start to healthy:   ${fmt(m('cold'))}   floor (PGlite new data dir): ${fmt(m('floorCold'))}   ratio ${(m('cold') / m('floorCold')).toFixed(2)}x   goal <= 10 s`,
+  );
+  console.log(
+    `restart to healthy:      ${fmt(m('restart'))}   floor (PGlite reopen):       ${fmt(m('floorReopen'))}   ratio ${(m('restart') / m('floorReopen')).toFixed(2)}x   goal <= 3 s`,
+  );
 }
 
 main().catch((e) => {

@@ -1,4 +1,5 @@
 import { DomainError } from './errors';
+import { assertSafeInput, jsonDepthWithin } from './input-safety';
 
 /** A page of a react-admin simple-rest list; the interceptor sets Content-Range from it. */
 export class Page<T> {
@@ -32,11 +33,15 @@ export interface ListQueryOptions {
 function parseJson(name: string, raw: unknown): unknown {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw bad(name, `${name} must be a JSON string`);
+  if (!jsonDepthWithin(raw)) throw bad(name, `${name} is nested too deeply`);
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw bad(name, `${name} must be valid JSON`);
   }
+  assertSafeInput(parsed, name);
+  return parsed;
 }
 
 const bad = (field: string, message: string) => new DomainError('validation_failed', message, [{ field, message }]);
@@ -59,7 +64,12 @@ export function parseListQuery(query: Record<string, unknown>, opts: ListQueryOp
   let limit = opts.defaultLimit ?? 25;
   const rawRange = parseJson('range', query.range);
   if (rawRange !== undefined) {
-    if (!Array.isArray(rawRange) || rawRange.length !== 2 || !rawRange.every((n) => Number.isInteger(n) && n >= 0) || rawRange[1] < rawRange[0]) {
+    if (
+      !Array.isArray(rawRange) ||
+      rawRange.length !== 2 ||
+      !rawRange.every((n) => Number.isInteger(n) && n >= 0) ||
+      rawRange[1] < rawRange[0]
+    ) {
       throw bad('range', 'range must look like [0,24]');
     }
     offset = rawRange[0];

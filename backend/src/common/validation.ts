@@ -1,5 +1,6 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError, FieldError } from './errors';
+import { assertSafeInput } from './input-safety';
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((e) => {
@@ -14,8 +15,16 @@ function tidy(message: string, field: string): string {
   return message;
 }
 
+/** Refuses NUL, lone surrogates and prototype keys in bodies, queries and path parameters before the DTOs see them. */
+class SafeValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata) {
+    if (metadata.type !== 'custom') assertSafeInput(value, metadata.type === 'body' ? '' : (metadata.data ?? ''));
+    return super.transform(value, metadata);
+  }
+}
+
 /** Whitelist, forbid unknown fields, transform; failures carry per-field details. */
-export const validationPipe = new ValidationPipe({
+export const validationPipe = new SafeValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   transform: true,

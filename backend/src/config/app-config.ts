@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf, validateSync,
-} from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -14,21 +12,30 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
  * Nothing else in the code base reads process.env.
  */
 export class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV?: string;
 
-  @Transform(emptyToUndefined) @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// connection URL' })
   DATABASE_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// connection URL' })
   REDIS_URL?: string;
 
-  @Transform(toInt) @IsOptional() @IsInt({ message: 'PORT must be an integer' }) @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   DATA_DIR?: string;
 
   // Production must not silently generate a secret that differs per process.
@@ -38,7 +45,9 @@ export class EnvironmentVariables {
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   JWT_SECRET?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   GOOGLE_CLIENT_ID?: string;
 
   @Transform(emptyToUndefined)
@@ -47,46 +56,119 @@ export class EnvironmentVariables {
   GOOGLE_CLIENT_SECRET?: string;
 
   /** Overrides for a non-Google OpenID provider (and for tests against a local one). */
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'GOOGLE_AUTH_URL must be a URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false }, { message: 'GOOGLE_AUTH_URL must be a URL' })
   GOOGLE_AUTH_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'GOOGLE_TOKEN_URL must be a URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false }, { message: 'GOOGLE_TOKEN_URL must be a URL' })
   GOOGLE_TOKEN_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'GOOGLE_USERINFO_URL must be a URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false }, { message: 'GOOGLE_USERINFO_URL must be a URL' })
   GOOGLE_USERINFO_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'PUBLIC_URL must be a URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false }, { message: 'PUBLIC_URL must be a URL' })
   PUBLIC_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false }, { message: 'POLISH_LLM_URL must be a URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false }, { message: 'POLISH_LLM_URL must be a URL' })
   POLISH_LLM_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   POLISH_LLM_MODEL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   POLISH_LLM_KEY?: string;
 
-  @Transform(toInt) @IsOptional() @IsInt({ message: 'POLISH_LLM_TIMEOUT_MS must be an integer' }) @Min(100) @Max(120000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'POLISH_LLM_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(120000)
   POLISH_LLM_TIMEOUT_MS?: number;
 
   /** Namespaces the BullMQ keys in Redis, so several deployments (or test runs) can share one server. */
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'QUEUE_PREFIX must be 1-40 letters, digits, _ or -' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'QUEUE_PREFIX must be 1-40 letters, digits, _ or -' })
   QUEUE_PREFIX?: string;
 
   /** How soon a job whose worker died is noticed and handed to another worker (also the lock duration). */
-  @Transform(toInt) @IsOptional() @IsInt({ message: 'QUEUE_STALLED_INTERVAL_MS must be an integer' }) @Min(500) @Max(600000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'QUEUE_STALLED_INTERVAL_MS must be an integer' })
+  @Min(500)
+  @Max(600000)
   QUEUE_STALLED_INTERVAL_MS?: number;
 
-  @Transform(toInt) @IsOptional() @IsInt({ message: 'AUTH_RATE_LIMIT_PER_IP must be an integer' }) @Min(1)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'AUTH_RATE_LIMIT_PER_IP must be an integer' })
+  @Min(1)
   AUTH_RATE_LIMIT_PER_IP?: number;
 
-  @Transform(toInt) @IsOptional() @IsInt({ message: 'AUTH_RATE_LIMIT_PER_EMAIL must be an integer' }) @Min(1)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'AUTH_RATE_LIMIT_PER_EMAIL must be an integer' })
+  @Min(1)
   AUTH_RATE_LIMIT_PER_EMAIL?: number;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL?: string;
+
+  /** Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/[^/\s,]+\s*(,\s*https?:\/\/[^/\s,]+\s*)*$/, {
+    message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://clinic.example.org',
+  })
+  CORS_ORIGINS?: string;
+
+  /** API processes `npm start` runs (node:cluster, one port). Above 1 needs DATABASE_URL and REDIS_URL. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'API_PROCESSES must be an integer' })
+  @Min(1, { message: 'API_PROCESSES must be at least 1' })
+  @Max(64, { message: 'API_PROCESSES must be at most 64' })
+  API_PROCESSES?: number;
+
+  /** Jobs one worker process runs at once. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' })
+  @Min(1, { message: 'WORKER_CONCURRENCY must be at least 1' })
+  @Max(256, { message: 'WORKER_CONCURRENCY must be at most 256' })
+  WORKER_CONCURRENCY?: number;
+
+  /** Which hops' X-Forwarded-For to believe for the client address (Express `trust proxy`). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+))*$/, {
+    message: 'TRUST_PROXY must be a comma-separated list of loopback, linklocal, uniquelocal or IP addresses/CIDR ranges',
+  })
+  TRUST_PROXY?: string;
+
+  /** How often the worker re-queues parameters whose question is missing or out of date (0 turns it off). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'POLISH_SWEEP_INTERVAL_MS must be an integer' })
+  @ValidateIf((env: EnvironmentVariables) => env.POLISH_SWEEP_INTERVAL_MS !== 0)
+  @Min(10_000, { message: 'POLISH_SWEEP_INTERVAL_MS must be 0 (off) or at least 10000' })
+  @Max(86_400_000)
+  POLISH_SWEEP_INTERVAL_MS?: number;
 }
 
 export type DatabaseMode = 'embedded' | 'external';
@@ -104,6 +186,11 @@ export interface AppConfig {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   publicUrl: string;
+  /**
+   * PUBLIC_URL was set. CDS Hooks then checks a client JWT's aud against it and builds card links
+   * from it; without it (a local run) both use the URL the request arrived on.
+   */
+  publicUrlConfigured: boolean;
   google?: {
     clientId: string;
     clientSecret: string;
@@ -115,8 +202,16 @@ export interface AppConfig {
   queue: { prefix: string; stalledIntervalMs: number };
   rateLimit: { perIp: number; perEmail: number; windowMs: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Browser origins allowed by CORS; none by default in production. */
+  corsOrigins: (string | RegExp)[];
+  /** Periodic polish catch-up (ms); 0 when off. */
+  polishSweepIntervalMs: number;
   bodyLimit: string;
   version: string;
+  apiProcesses: number;
+  workerConcurrency: number;
+  /** Express `trust proxy`: whose X-Forwarded-For names the client (rate limits are per client address). */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +224,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const messages = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
     throw new ConfigError(`Invalid configuration:\n  ${messages.join('\n  ')}`);
   }
+  const apiProcesses = vars.API_PROCESSES ?? 1;
+  // PGlite is one process's in-memory database behind a socket (and DATA_DIR is locked to one
+  // process); a second API process would need its own copy, and the two would diverge.
+  if (apiProcesses > 1 && !vars.DATABASE_URL)
+    throw new ConfigError(
+      'Invalid configuration:\n  API_PROCESSES: more than 1 needs DATABASE_URL (the embedded database serves one process)',
+    );
+  // Without Redis, rate limits and the job queue live inside each process and would split.
+  if (apiProcesses > 1 && !vars.REDIS_URL)
+    throw new ConfigError(
+      'Invalid configuration:\n  API_PROCESSES: more than 1 needs REDIS_URL (rate limits and jobs are shared through Redis)',
+    );
   const nodeEnv = (vars.NODE_ENV ?? 'development') as AppConfig['env'];
   const dataDir = resolve(vars.DATA_DIR ?? 'data');
   const port = vars.PORT ?? 3000;
@@ -143,17 +250,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrlConfigured: vars.PUBLIC_URL !== undefined,
     google: vars.GOOGLE_CLIENT_ID
       ? {
-        clientId: vars.GOOGLE_CLIENT_ID,
-        clientSecret: vars.GOOGLE_CLIENT_SECRET!,
-        authorizationURL: vars.GOOGLE_AUTH_URL,
-        tokenURL: vars.GOOGLE_TOKEN_URL,
-        userProfileURL: vars.GOOGLE_USERINFO_URL,
-      }
+          clientId: vars.GOOGLE_CLIENT_ID,
+          clientSecret: vars.GOOGLE_CLIENT_SECRET!,
+          authorizationURL: vars.GOOGLE_AUTH_URL,
+          tokenURL: vars.GOOGLE_TOKEN_URL,
+          userProfileURL: vars.GOOGLE_USERINFO_URL,
+        }
       : undefined,
     polishLlm: vars.POLISH_LLM_URL
-      ? { url: vars.POLISH_LLM_URL, model: vars.POLISH_LLM_MODEL ?? 'gpt-4o-mini', key: vars.POLISH_LLM_KEY, timeoutMs: vars.POLISH_LLM_TIMEOUT_MS ?? 5000 }
+      ? {
+          url: vars.POLISH_LLM_URL,
+          model: vars.POLISH_LLM_MODEL ?? 'gpt-4o-mini',
+          key: vars.POLISH_LLM_KEY,
+          timeoutMs: vars.POLISH_LLM_TIMEOUT_MS ?? 5000,
+        }
       : undefined,
     queue: { prefix: vars.QUEUE_PREFIX ?? 'cds', stalledIntervalMs: vars.QUEUE_STALLED_INTERVAL_MS ?? 30_000 },
     rateLimit: {
@@ -162,9 +275,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       windowMs: 15 * 60 * 1000,
     },
     logLevel: (vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info')) as AppConfig['logLevel'],
+    corsOrigins: vars.CORS_ORIGINS
+      ? vars.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/$/, ''))
+      : nodeEnv === 'production'
+        ? []
+        : [/^http:\/\/localhost:\d+$/, /^http:\/\/127\.0\.0\.1:\d+$/],
+    polishSweepIntervalMs: vars.POLISH_SWEEP_INTERVAL_MS ?? 5 * 60_000,
     bodyLimit: '100kb',
     version: readVersion(),
+    apiProcesses,
+    workerConcurrency: vars.WORKER_CONCURRENCY ?? 4,
+    trustProxy: (vars.TRUST_PROXY ?? 'loopback').split(',').map((p) => p.trim()),
   };
+}
+
+/**
+ * DATA_DIR when the product will run on the embedded database (no DATABASE_URL), read without
+ * validating or writing anything: main.ts locks it before loadConfig writes the JWT secret there.
+ */
+export function embeddedDataDirOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.DATABASE_URL ? undefined : resolve(env.DATA_DIR || 'data');
 }
 
 /** Embedded mode keeps one generated secret under DATA_DIR so sessions survive a restart. */

@@ -16,7 +16,8 @@ export function dataSourceOptions(url: string): PostgresDataSourceOptions {
     migrationsRun: false,
     uuidExtension: 'pgcrypto',
     installExtensions: false,
-    extra: { max: POOL_SIZE },
+    // A pool that cannot connect fails the request (503) instead of holding it forever.
+    extra: { max: POOL_SIZE, connectionTimeoutMillis: 10_000 },
     logging: ['error'],
   };
 }

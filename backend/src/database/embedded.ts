@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -32,6 +33,121 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, poolSiz
   };
 }
 
+export const LOCK_FILE = 'cds.lock';
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly holderPid: number,
+    readonly dataDir: string,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another Diabetes CDS process (PID ${holderPid}). ` +
+        `Stop that process, or choose another DATA_DIR. If no such process exists, delete ${join(dataDir, LOCK_FILE)}.`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+export interface DataDirLock {
+  readonly file: string;
+  release(): void;
+}
+
+/**
+ * PGlite has no lock of its own: two processes on one data directory both open it and
+ * silently overwrite each other's writes (confirmed sign-ups vanished after a restart).
+ * Takes an exclusive lock file holding our PID before anything opens the directory. A second
+ * process gets DataDirLockedError naming the holder and has written nothing. A lock whose
+ * holder is dead (kill -9, power loss) is taken over.
+ */
+export function lockDataDir(dataDir: string): DataDirLock {
+  const file = join(dataDir, LOCK_FILE);
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      // O_EXCL: exactly one process creates the file.
+      const fd = openSync(file, 'wx', 0o600);
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      return { file, release: () => releaseLock(file) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = readHolder(file);
+    if (holder === undefined) continue; // vanished, or its holder is still writing the PID: try again
+    // Our own PID in the file can only be a leftover (e.g. PID 1 in a restarted container).
+    if (holder !== process.pid && isAlive(holder)) throw new DataDirLockedError(holder, dataDir);
+    takeOverStale(file, holder);
+  }
+  throw new Error(`Could not lock DATA_DIR ${dataDir}: ${file} keeps changing`);
+}
+
+/**
+ * Moves the stale lock aside under a name of our own (rename is atomic, so of two processes
+ * clearing the same stale lock only one moves it). If what we moved is no longer the stale
+ * lock, a live process took the lock meanwhile: put it back.
+ */
+function takeOverStale(file: string, stalePid: number) {
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return;
+  }
+  const moved = readHolder(aside);
+  if (moved !== undefined && moved !== stalePid && moved !== process.pid && isAlive(moved)) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // Someone else holds it now; the loop re-reads it and refuses.
+    }
+  }
+  unlinkSync(aside);
+}
+
+function releaseLock(file: string) {
+  try {
+    if (readHolder(file) === process.pid) unlinkSync(file);
+  } catch {
+    // Already gone.
+  }
+}
+
+function readHolder(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
+    if (Number.isInteger(pid) && pid > 0) return pid;
+  } catch {
+    return undefined;
+  }
+  // Empty: the holder created the file and is about to write its PID.
+  sleepMs(50);
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : 0;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sleepMs(ms: number) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** Where the embedded database keeps its files inside DATA_DIR. */
 export function embeddedDataDir(dataDir: string): string {
   return `${dataDir}/pg`;
@@ -39,7 +155,13 @@ export function embeddedDataDir(dataDir: string): string {
 
 const SEQUENCE_CONTINUES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
 
-interface QueuedMessage { handlerId: number; message: Uint8Array; resolve(n: number): void; reject(e: unknown): void; onData(d: Uint8Array): void }
+interface QueuedMessage {
+  handlerId: number;
+  message: Uint8Array;
+  resolve(n: number): void;
+  reject(e: unknown): void;
+  onData(d: Uint8Array): void;
+}
 interface QueryQueue {
   queue: QueuedMessage[];
   processing: boolean;
@@ -55,7 +177,14 @@ interface QueryQueue {
  * This keeps a connection's extended-query sequence together until its Sync, exactly as the
  * library already does for open transactions.
  */
-export function keepExtendedQueriesTogether(server: object, db: { isInTransaction(): boolean; runExclusive<T>(fn: () => Promise<T>): Promise<T>; execProtocolRawStream(m: Uint8Array, o: { onRawData(d: Uint8Array): void }): Promise<unknown> }) {
+export function keepExtendedQueriesTogether(
+  server: object,
+  db: {
+    isInTransaction(): boolean;
+    runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+    execProtocolRawStream(m: Uint8Array, o: { onRawData(d: Uint8Array): void }): Promise<unknown>;
+  },
+) {
   const q = (server as { queryQueue: QueryQueue }).queryQueue;
   let midSequence = false;
   q.processQueue = async function processQueue(this: QueryQueue) {
@@ -72,7 +201,14 @@ export function keepExtendedQueriesTogether(server: object, db: { isInTransactio
       }
       let bytes = 0;
       try {
-        await db.runExclusive(() => db.execProtocolRawStream(item!.message, { onRawData: (d) => { bytes += d.length; item!.onData(d); } }));
+        await db.runExclusive(() =>
+          db.execProtocolRawStream(item!.message, {
+            onRawData: (d) => {
+              bytes += d.length;
+              item!.onData(d);
+            },
+          }),
+        );
       } catch (e) {
         midSequence = false;
         item.reject(e);

@@ -1,7 +1,9 @@
 import { UserApproval } from '../modules/approvals/user-approval.entity';
+import { CDS_HOOKS_ENTITIES } from '../modules/cds-hooks/cds-client.entity';
 import { ASSESSMENT_ENTITIES } from '../modules/assessments/assessments.entities';
 import { PARAMETER_ENTITIES } from '../modules/parameters/parameters.entities';
 import { RULE_ENTITIES } from '../modules/rules/rules.entities';
+import { ImpactPreview } from '../modules/impact-preview/impact-preview.entity';
 import { AuthSession, RefreshToken } from '../modules/auth/auth-session.entity';
 import { Invitation } from '../modules/auth/invitation.entity';
 import { Profile } from '../modules/users/profile.entity';
@@ -10,7 +12,17 @@ import { User } from '../modules/users/user.entity';
 
 /** Every entity, registered in one place for Nest and for the migration CLI. */
 export const ENTITIES = [
-  User, UserRole, Profile, UserApproval, AuthSession, RefreshToken, Invitation,
+  User,
+  UserRole,
+  Profile,
+  UserApproval,
+  AuthSession,
+  RefreshToken,
+  Invitation,
   // feature entities: parameters, rules, assessments (spread each module's list here)
-  ...PARAMETER_ENTITIES, ...RULE_ENTITIES, ...ASSESSMENT_ENTITIES,
+  ...PARAMETER_ENTITIES,
+  ...RULE_ENTITIES,
+  ...ASSESSMENT_ENTITIES,
+  ...CDS_HOOKS_ENTITIES,
+  ImpactPreview,
 ];

@@ -10,6 +10,7 @@ import { createAuthProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { ToastBridge } from './providers/ToastBridge';
 import { approvals } from './resources/approvals';
+import { cdsClients } from './resources/cds-clients';
 import { parameters } from './resources/parameters';
 import { rules } from './resources/rules';
 import { users } from './resources/users';
@@ -46,6 +47,7 @@ export default function AdminApp() {
       <Resource {...approvals} />
       <Resource {...parameters} />
       <Resource {...rules} />
+      <Resource {...cdsClients} />
       <Resource name="rule-sets" />
       <Resource name="invitations" />
       <Resource name="parameter-changes" />

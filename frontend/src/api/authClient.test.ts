@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createAuthClient,
-  parseOAuthFragment,
-  SESSION_KEY,
-  type AuthChangeEvent,
-} from './authClient';
+import { createAuthClient, parseOAuthFragment, SESSION_KEY, type AuthChangeEvent } from './authClient';
 import { ApiError } from './errors';
 import { json, makeSession, makeUser } from '../test/helpers';
 

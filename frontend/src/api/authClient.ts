@@ -1,5 +1,8 @@
 import { ApiError, NetworkError } from './errors';
-import type { Session, User } from './types';
+import type { SessionJson, UserJson } from '@cds/contracts';
+
+/** The session the client keeps: the API's, with the user still unknown right after an OAuth redirect. */
+export type Session = Omit<SessionJson, 'user'> & { user: UserJson | null };
 
 /**
  * Session store, token refresh and authenticated fetch.
@@ -15,7 +18,7 @@ export const SESSION_KEY = `${AUTH_STORAGE_PREFIX}session`;
 /** Per-tab working state (e.g. the assessment in progress) lives in sessionStorage under this prefix. */
 export const APP_SESSION_PREFIX = 'cds.';
 
-// Spec section 9: tick 30 s; refresh when 3 ticks (90 s) or fewer remain;
+// docs/product-spec.md section 9: tick 30 s; refresh when 3 ticks (90 s) or fewer remain;
 // retry a failed refresh with a 200 ms back-off that doubles, within a 30 s budget.
 export const AUTO_REFRESH_TICK_MS = 30_000;
 export const REFRESH_THRESHOLD_MS = 3 * AUTO_REFRESH_TICK_MS;
@@ -24,12 +27,7 @@ export const REFRESH_RETRY_BUDGET_MS = 30_000;
 /** A hung logout call must not keep a clinician on a shared workstation signed in. */
 export const SIGN_OUT_TIMEOUT_MS = 5_000;
 
-export type AuthChangeEvent =
-  | 'INITIAL_SESSION'
-  | 'SIGNED_IN'
-  | 'SIGNED_OUT'
-  | 'TOKEN_REFRESHED'
-  | 'USER_UPDATED';
+export type AuthChangeEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED';
 
 export type AuthListener = (event: AuthChangeEvent, session: Session | null) => void;
 
@@ -75,7 +73,7 @@ function isSession(value: unknown): value is Session {
 }
 
 /** Normalises a session answer; computes expires_at from expires_in when the server omits it. */
-export function toSession(raw: Partial<Session> & { user?: User | null }): Session {
+export function toSession(raw: Partial<Session> & { user?: UserJson | null }): Session {
   const expiresIn = Number(raw.expires_in ?? 3600);
   const expiresAt = raw.expires_at != null ? Number(raw.expires_at) : Math.floor(Date.now() / 1000) + expiresIn;
   return {
@@ -136,8 +134,7 @@ function messageOf(json: unknown, res: Response): string {
 export function createAuthClient(options: AuthClientOptions = {}) {
   const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   const getStorage = options.storage ?? (() => (typeof localStorage === 'undefined' ? undefined : localStorage));
-  const getTabStorage =
-    options.tabStorage ?? (() => (typeof sessionStorage === 'undefined' ? undefined : sessionStorage));
+  const getTabStorage = options.tabStorage ?? (() => (typeof sessionStorage === 'undefined' ? undefined : sessionStorage));
   const navigate = options.navigate ?? ((url: string) => window.location.assign(url));
 
   let session: Session | null = null;
@@ -255,7 +252,7 @@ export function createAuthClient(options: AuthClientOptions = {}) {
   }
 
   async function loadUser(s: Session): Promise<Session> {
-    const user = await rawJson<User>('GET', '/api/auth/user', undefined, s.access_token);
+    const user = await rawJson<UserJson>('GET', '/api/auth/user', undefined, s.access_token);
     const next = { ...s, user };
     save(next);
     return next;
@@ -447,7 +444,7 @@ export function createAuthClient(options: AuthClientOptions = {}) {
    * Stores a session the server issued outside the password and sign-up flows (accepting an
    * invitation answers with one) and announces SIGNED_IN, exactly as signUp does.
    */
-  function adoptSession(raw: Partial<Session> & { user?: User | null }): Session {
+  function adoptSession(raw: Partial<Session> & { user?: UserJson | null }): Session {
     const s = toSession(raw);
     save(s);
     emit('SIGNED_IN', s);
@@ -475,8 +472,8 @@ export function createAuthClient(options: AuthClientOptions = {}) {
     }
   }
 
-  async function updateUser(input: { current_password: string; password: string }): Promise<User> {
-    const { json: user } = await fetchJson<User>('/api/auth/user', { method: 'PUT', body: JSON.stringify(input) });
+  async function updateUser(input: { current_password: string; password: string }): Promise<UserJson> {
+    const { json: user } = await fetchJson<UserJson>('/api/auth/user', { method: 'PUT', body: JSON.stringify(input) });
     if (session) {
       save({ ...session, user });
       emit('USER_UPDATED', session);

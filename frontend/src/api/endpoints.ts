@@ -1,31 +1,46 @@
 import { api } from './index';
-import type { Assessment, ChatSession, MeResponse, Profile } from './types';
+import type {
+  AnswerRequest,
+  AssessmentJson,
+  AssessmentSummaryJson,
+  CdsPrefillJson,
+  ChatSessionJson,
+  MeJson,
+  ProfileJson,
+} from '@cds/contracts';
 
-export const getMe = () => api.get<MeResponse>('/api/me');
+export const getMe = () => api.get<MeJson>('/api/me');
 
-export const updateProfile = (input: { first_name: string; last_name: string }) =>
-  api.send<Profile>('PATCH', '/api/me/profile', input);
+export const updateProfile = (input: { first_name: string; last_name: string }) => api.send<ProfileJson>('PATCH', '/api/me/profile', input);
 
 export const requestPcpAccess = () => api.send<unknown>('POST', '/api/me/access-requests', { requested_role: 'pcp' });
 
 /** The caller's own cases: an admin in the PCP console sees their own, not everyone's. */
 export const listAssessments = (range: [number, number]) =>
-  api.list<Assessment>('assessments', { range, sort: ['created_at', 'DESC'], filter: { mine: true } });
+  api.list<AssessmentJson>('assessments', { range, sort: ['created_at', 'DESC'], filter: { mine: true } });
 
 export const getAssessment = (id: string, debug = false) =>
-  api.get<Assessment>(`/api/assessments/${encodeURIComponent(id)}${debug ? '?debug=true' : ''}`);
+  api.get<AssessmentJson>(`/api/assessments/${encodeURIComponent(id)}${debug ? '?debug=true' : ''}`);
 
-export const getAssessmentSummary = () => api.get<{ active_rules?: number }>('/api/assessments/summary');
+export const getAssessmentSummary = () => api.get<AssessmentSummaryJson>('/api/assessments/summary');
 
-export const startAssessment = () => api.send<Assessment>('POST', '/api/assessments', { mode: 'clinical' });
+export const startAssessment = () => api.send<AssessmentJson>('POST', '/api/assessments', { mode: 'clinical' });
 
-export const answerAssessment = (id: string, parameter_id: string, value: unknown) =>
-  api.send<Assessment>('POST', `/api/assessments/${encodeURIComponent(id)}/answers`, { parameter_id, value });
+export const answerAssessment = (id: string, answer: AnswerRequest) =>
+  api.send<AssessmentJson>('POST', `/api/assessments/${encodeURIComponent(id)}/answers`, answer);
 
-export const startChatSession = () => api.send<ChatSession>('POST', '/api/chat-sessions');
+export const listChatSessions = (range: [number, number]) =>
+  api.list<ChatSessionJson>('chat-sessions', { range, sort: ['created_at', 'DESC'], filter: { mine: true } });
 
-export const answerChat = (id: string, parameter_id: string, value: unknown) =>
-  api.send<ChatSession>('POST', `/api/chat-sessions/${encodeURIComponent(id)}/answers`, { parameter_id, value });
+export const getChatSession = (id: string) => api.get<ChatSessionJson>(`/api/chat-sessions/${encodeURIComponent(id)}`);
+
+export const startChatSession = () => api.send<ChatSessionJson>('POST', '/api/chat-sessions');
+
+export const answerChat = (id: string, answer: AnswerRequest) =>
+  api.send<ChatSessionJson>('POST', `/api/chat-sessions/${encodeURIComponent(id)}/answers`, answer);
 
 export const chooseChatRule = (id: string, rule_id: string) =>
-  api.send<ChatSession>('POST', `/api/chat-sessions/${encodeURIComponent(id)}/choice`, { rule_id });
+  api.send<ChatSessionJson>('POST', `/api/chat-sessions/${encodeURIComponent(id)}/choice`, { rule_id });
+
+/** A CDS card link's one-time ticket → the values the EHR sent (issue 11). */
+export const redeemPrefill = (ticket: string) => api.send<CdsPrefillJson>('POST', '/api/cds-prefill/redeem', { ticket });

@@ -1,4 +1,4 @@
-import type { ErrorBody } from './types';
+import type { ErrorBody } from '@cds/contracts';
 
 /**
  * An HTTP failure. Field names match react-admin's HttpError (message, status, body) so the

@@ -3,7 +3,6 @@ import type { FetchJsonOptions } from './authClient';
 
 export * from './authClient';
 export * from './errors';
-export type * from './types';
 
 /** The app-wide auth client (session store + refresh + authenticated fetch). */
 export const auth = createAuthClient();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Assessment } from '../api/types';
+import type { AssessmentJson as Assessment } from '@cds/contracts';
 import { apiError, deferred, json, makeAssessment, me, mockApi, renderApp, seedSession } from '../test/helpers';
 import { CURRENT_ASSESSMENT_KEY } from './ClinicalAssessmentPage';
 
@@ -11,10 +11,25 @@ const Q2 = {
   display_name: 'Thyroid antibodies',
   text: 'Are thyroid antibodies positive?',
   units: null,
+  data_type: 'boolean',
   options: [
     { label: 'Positive (Antibodies)', value: true },
     { label: 'Negative (Antibodies)', value: false },
+    { label: 'Not available', value: 'unknown' },
   ],
+};
+
+const TSH_HIGH = { type: 'range', min: 4.5, max: null, min_inclusive: true, max_inclusive: false } as const;
+const tshDetail = {
+  parameter_id: 'p-tsh-0000-1111',
+  parameter_name: 'TSH',
+  display_name: 'TSH',
+  units: 'm[IU]/L',
+  value: TSH_HIGH,
+  unit: 'm[IU]/L',
+  entered_as: 'band' as const,
+  label: 'TSH ≥ 4.5 mIU/L',
+  answered_at: '2025-03-01T09:31:00.000Z',
 };
 
 const result = (severity: string | null): Assessment =>
@@ -23,8 +38,22 @@ const result = (severity: string | null): Assessment =>
     is_completed: true,
     current_question: null,
     current_parameter_id: null,
-    answers: { 'p-tsh-0000-1111': 5.5, 'p-ab-0000-2222': true },
+    answers: { 'p-tsh-0000-1111': TSH_HIGH, 'p-ab-0000-2222': true },
     completed_parameter_ids: ['p-tsh-0000-1111', 'p-ab-0000-2222'],
+    answer_details: [
+      tshDetail,
+      {
+        parameter_id: 'p-ab-0000-2222',
+        parameter_name: 'Antibodies',
+        display_name: 'Thyroid antibodies',
+        units: null,
+        value: true,
+        unit: null,
+        entered_as: 'option',
+        label: 'Positive (Antibodies)',
+        answered_at: '2025-03-01T09:32:00.000Z',
+      },
+    ],
     completed_at: '2025-03-01T09:35:00.000Z',
     recommendation: {
       rule_id: 'r-1',
@@ -32,12 +61,31 @@ const result = (severity: string | null): Assessment =>
       rule_version: 2,
       rule_set_id: 'rs-1',
       rule_set_name: 'Thyroid',
+      rule_set_version_id: 'rsv-1',
+      priority: 50,
+      source: null,
       description: 'Consider levothyroxine and recheck TSH in 6 weeks',
-      severity,
-      actions: [{ type: 'medication', severity, message: 'Levothyroxine', value: null }],
+      severity: severity ?? '',
+      actions: [{ type: 'medication', severity: severity ?? '', message: 'Levothyroxine', value: null }],
       basis: [
-        { parameter_id: 'p-tsh-0000-1111', parameter_name: 'TSH', operator: 'greater_equal', threshold: 4.5, value: 5.5 },
-        { parameter_id: 'p-ab-0000-2222', parameter_name: 'Antibodies', operator: 'equals', threshold: true, value: true },
+        {
+          parameter_id: 'p-tsh-0000-1111',
+          parameter_name: 'TSH',
+          display_name: 'TSH',
+          units: 'm[IU]/L',
+          operator: 'greater_equal',
+          threshold: 4.5,
+          value: TSH_HIGH,
+        },
+        {
+          parameter_id: 'p-ab-0000-2222',
+          parameter_name: 'Antibodies',
+          display_name: 'Thyroid antibodies',
+          units: null,
+          operator: 'equals',
+          threshold: true,
+          value: true,
+        },
       ],
     },
   });
@@ -49,7 +97,17 @@ function flowApi(role: 'pcp' | 'admin' | 'super_admin' = 'pcp', extra: Parameter
     'POST /api/assessments': json(201, makeAssessment()),
     'POST /api/assessments/a-1/answers': (req) =>
       (req.body as { parameter_id: string }).parameter_id === 'p-tsh-0000-1111'
-        ? json(200, makeAssessment({ step: 2, current_parameter_id: Q2.parameter_id, current_question: Q2, answers: { 'p-tsh-0000-1111': 5.5 }, completed_parameter_ids: ['p-tsh-0000-1111'] }))
+        ? json(
+            200,
+            makeAssessment({
+              step: 2,
+              current_parameter_id: Q2.parameter_id,
+              current_question: Q2,
+              answers: { 'p-tsh-0000-1111': TSH_HIGH },
+              answer_details: [tshDetail],
+              completed_parameter_ids: ['p-tsh-0000-1111'],
+            }),
+          )
         : json(200, result('high')),
     ...extra,
   });
@@ -82,7 +140,9 @@ describe('Clinical Assessment', () => {
     const q1 = await screen.findByTestId('question-card');
     expect(within(q1).getByRole('heading', { name: 'What is the patient TSH level?' })).toBeInTheDocument();
     expect(within(q1).getByText(/mIU\/L/)).toBeInTheDocument();
-    expect(within(q1).getByRole('group').querySelectorAll('button')).toHaveLength(2);
+    // The server's bands, and Not available on every question.
+    expect(within(q1).getByRole('group').querySelectorAll('button')).toHaveLength(3);
+    expect(within(q1).getByRole('button', { name: 'Not available' })).toBeInTheDocument();
     expect(sessionStorage.getItem(CURRENT_ASSESSMENT_KEY)).toBe('a-1');
     await userEvent.click(within(q1).getByRole('button', { name: 'TSH ≥ 4.5' }));
 
@@ -93,18 +153,23 @@ describe('Clinical Assessment', () => {
 
     const card = await screen.findByTestId('result-card');
     expect(within(card).getByRole('heading', { name: 'Hashimoto thyroiditis' })).toBeInTheDocument();
-    expect(within(card).getByText('High priority').closest('[data-severity]')).toHaveAttribute('data-severity', 'high');
+    expect(within(card).getByText('High severity').closest('[data-severity]')).toHaveAttribute('data-severity', 'high');
     expect(within(card).getByText('Consider levothyroxine and recheck TSH in 6 weeks')).toBeInTheDocument();
-    const basis = within(card).getByRole('table', { name: 'Conditions met' });
-    expect(basis).toHaveTextContent('TSH ≥ 4.5');
-    expect(basis).toHaveTextContent('5.5');
+    const basis = within(card).getByRole('list', { name: 'Conditions met' });
+    expect(basis).toHaveTextContent('TSH ≥ 4.5 mIU/L — answer: TSH ≥ 4.5 mIU/L (band chosen)');
+    expect(basis).toHaveTextContent('Thyroid antibodies = Yes — answer: Positive (Antibodies) (option chosen)');
+    expect(basis).not.toHaveTextContent('5.5');
     expect(within(card).getByTestId('rule-provenance')).toHaveTextContent('Rule: Hashimoto thyroiditis · version 2 · Rule set: Thyroid');
     expect(within(card).getByRole('button', { name: 'Start New Assessment' })).toBeInTheDocument();
 
     const answers = api.callsTo('POST /api/assessments/a-1/answers').map((c) => c.body);
     expect(answers).toEqual([
-      { parameter_id: 'p-tsh-0000-1111', value: 5.5 },
-      { parameter_id: 'p-ab-0000-2222', value: true },
+      {
+        parameter_id: 'p-tsh-0000-1111',
+        value: { type: 'range', min: 4.5, max: null, min_inclusive: true, max_inclusive: false },
+        step: 1,
+      },
+      { parameter_id: 'p-ab-0000-2222', value: true, step: 2 },
     ]);
     expect(api.callsTo('POST /api/assessments')[0].body).toEqual({ mode: 'clinical' });
   });
@@ -158,7 +223,10 @@ describe('Clinical Assessment', () => {
   it('resumes the assessment of this tab after a reload', async () => {
     sessionStorage.setItem(CURRENT_ASSESSMENT_KEY, 'a-1');
     flowApi('pcp', {
-      'GET /api/assessments/a-1': json(200, makeAssessment({ step: 2, current_question: Q2, answers: { 'p-tsh-0000-1111': 5.5 } })),
+      'GET /api/assessments/a-1': json(
+        200,
+        makeAssessment({ step: 2, current_question: Q2, answers: { 'p-tsh-0000-1111': TSH_HIGH }, answer_details: [tshDetail] }),
+      ),
     });
     renderApp('/clinical-form');
     expect(await screen.findByRole('heading', { name: 'Are thyroid antibodies positive?' })).toBeInTheDocument();
@@ -191,7 +259,9 @@ describe('Clinical Assessment', () => {
     expect(api.callsTo('GET /api/assessments/a-1').some((c) => c.query.get('debug') === 'true')).toBe(true);
 
     await userEvent.click(screen.getByRole('button', { name: 'TSH ≥ 4.5' }));
-    await waitFor(() => expect(within(panel).getByText('000-1111:')).toBeInTheDocument());
-    expect(within(panel).getByText('5.5')).toBeInTheDocument();
+    // Display names and the answer as entered, never an id fragment or a stand-in value.
+    await waitFor(() => expect(within(panel).getByText('TSH:')).toBeInTheDocument());
+    expect(within(panel).getByText('Current Answers').closest('section')).toHaveTextContent(/TSH:\s*TSH ≥ 4\.5 mIU\/L \(band chosen\)/);
+    expect(within(panel).queryByText(/000-1111/)).not.toBeInTheDocument();
   });
 });

@@ -4,8 +4,10 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { DebugLogEntry } from '../api/types';
-import { formatTime, formatValue } from '../components/format';
+import type { AnswerDetailJson } from '@cds/contracts';
+import type { DebugLogEntryJson as DebugLogEntry } from '@cds/contracts';
+import { answerProvenance, answerText } from '../components/findings/clinicalFormat';
+import { formatTime } from '../components/format';
 
 const TYPE_COLOR: Record<DebugLogEntry['type'], 'info' | 'success' | 'warning' | 'error'> = {
   info: 'info',
@@ -20,12 +22,12 @@ export function DebugPanel({
   loading,
   error,
 }: {
-  answers: Record<string, unknown>;
+  /** The answers as entered, by display name (the spec's id fragment is unreadable to a clinician). */
+  answers: AnswerDetailJson[];
   logs: DebugLogEntry[];
   loading: boolean;
   error: string | null;
 }) {
-  const entries = Object.entries(answers);
   return (
     <Stack component="aside" aria-label="Debug panel" spacing={2}>
       <Card component="section" aria-labelledby="debug-answers-title">
@@ -33,17 +35,20 @@ export function DebugPanel({
           <Typography id="debug-answers-title" variant="h2" sx={{ fontSize: '1.05rem', mb: 1 }}>
             Current Answers
           </Typography>
-          {entries.length === 0 ? (
+          {answers.length === 0 ? (
             <Typography color="text.secondary">No answers yet</Typography>
           ) : (
-            <Box component="dl" sx={{ m: 0, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: '0.85rem' }}>
-              {entries.map(([id, value]) => (
-                <Box key={id} sx={{ display: 'flex', gap: 1, py: 0.25 }}>
-                  <Box component="dt" sx={{ color: 'text.secondary' }} title={id}>
-                    {id.slice(-8)}:
+            <Box component="dl" sx={{ m: 0, fontSize: '0.9rem' }}>
+              {answers.map((a, i) => (
+                <Box key={`${a.parameter_id}-${i}`} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1, py: 0.25 }}>
+                  <Box component="dt" sx={{ color: 'text.secondary' }}>
+                    {a.display_name}:
                   </Box>
                   <Box component="dd" sx={{ m: 0, fontWeight: 600 }}>
-                    {formatValue(value)}
+                    {answerText(a)}{' '}
+                    <Box component="span" sx={{ fontWeight: 400, color: 'text.secondary' }}>
+                      {answerProvenance(a) ? `(${answerProvenance(a)})` : ''}
+                    </Box>
                   </Box>
                 </Box>
               ))}
@@ -84,7 +89,17 @@ export function DebugPanel({
                     </Box>
                     <Typography variant="body2">{log.message}</Typography>
                     {log.data !== undefined && log.data !== null && (
-                      <Box component="pre" sx={{ m: 0, mt: 0.5, fontSize: '0.75rem', whiteSpace: 'pre-wrap', wordBreak: 'break-word', color: 'text.secondary' }}>
+                      <Box
+                        component="pre"
+                        sx={{
+                          m: 0,
+                          mt: 0.5,
+                          fontSize: '0.75rem',
+                          whiteSpace: 'pre-wrap',
+                          wordBreak: 'break-word',
+                          color: 'text.secondary',
+                        }}
+                      >
                         {typeof log.data === 'string' ? log.data : JSON.stringify(log.data, null, 2)}
                       </Box>
                     )}

@@ -1,11 +1,11 @@
-import type { Assessment } from '../api/types';
-import { severityLevel, type SeverityLevel } from '../components/SeverityBadge';
+import type { AssessmentJson as Assessment } from '@cds/contracts';
+import { findingSeverity, findingsOf } from '../components/findings/clinicalFormat';
+import type { SeverityLevel } from '../components/SeverityBadge';
 
-/** Severity of a result: the recommendation's, else its first action's, else low. */
-export function resultSeverity(a: Pick<Assessment, 'recommendation'>): SeverityLevel {
-  const r = a.recommendation;
-  if (!r) return 'low';
-  return severityLevel(r.severity ?? r.actions?.[0]?.severity);
+/** Severity of a result: the primary card's (the server ranks critical and high first), else low. */
+export function resultSeverity(a: Pick<Assessment, 'recommendation' | 'findings'>): SeverityLevel {
+  const top = findingsOf(a)[0];
+  return top ? findingSeverity(top) : 'low';
 }
 
 export type CaseStatus = 'in_progress' | 'recommendation' | 'no_recommendation';

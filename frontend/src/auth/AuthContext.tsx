@@ -1,21 +1,30 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { auth, type AuthChangeEvent } from '../api';
+import { ApiError, auth, NetworkError, type AuthChangeEvent } from '../api';
 import { getMe } from '../api/endpoints';
-import type { Profile, Role, Session, User } from '../api/types';
-import { normalizeRole } from './roles';
+import type { PendingAccessRequestJson, ProfileJson, Role, UserJson } from '@cds/contracts';
+import { normalizeRole } from '@cds/contracts';
+import type { Session } from '../api';
+import { toast, type ToastInput } from '../toast/toast';
 
 export type AuthStatus = 'loading' | 'signedOut' | 'signedIn';
 
 export interface AuthState {
   status: AuthStatus;
   session: Session | null;
-  user: User | null;
+  user: UserJson | null;
   /** null until known (see roleLoaded), and null for a user without a role. */
   role: Role | null;
   roleLoaded: boolean;
-  profile: Profile | null;
+  profile: ProfileJson | null;
   profileLoading: boolean;
+  /** The caller's access request awaiting review (from /api/me), so a reload still shows it as pending. */
+  pendingAccessRequest: PendingAccessRequestJson | null;
+  /**
+   * The role could not be read because the server was unreachable (network failure, 502/503/504).
+   * That says nothing about the user's role: the guards offer a retry instead of "Access Denied".
+   */
+  roleUnreachable: boolean;
 }
 
 interface AuthContextValue extends AuthState {
@@ -31,7 +40,24 @@ const initialState: AuthState = {
   roleLoaded: false,
   profile: null,
   profileLoading: false,
+  pendingAccessRequest: null,
+  roleUnreachable: false,
 };
+
+/**
+ * Spec section 8: a network failure is a retryable fetch error. The toast says so and nothing about
+ * roles. Kept here, not in messages.ts, so the entry chunk does not load the whole catalogue.
+ */
+export const SERVER_UNREACHABLE: ToastInput = {
+  title: 'Connection problem',
+  description: 'Unable to reach the server. Check your connection and try again.',
+  variant: 'destructive',
+};
+
+/** Failures that say the server could not be reached, as opposed to an answer about this user. */
+export function isUnreachable(e: unknown): boolean {
+  return e instanceof NetworkError || (e instanceof ApiError && [502, 503, 504].includes(e.status));
+}
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
@@ -41,6 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const loadMe = useCallback(async () => {
     const ticket = ++lookup.current;
+    setState((s) => (s.roleUnreachable ? { ...s, roleUnreachable: false } : s));
     try {
       const me = await getMe();
       if (ticket !== lookup.current) return;
@@ -54,12 +81,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
               roleLoaded: true,
               profile: me.profile ?? null,
               profileLoading: false,
+              pendingAccessRequest: me.pending_access_request ?? null,
+              roleUnreachable: false,
             },
       );
     } catch (e) {
       if (ticket !== lookup.current) return;
-      // Spec section 6: a read error is logged and gives no role.
       console.error('Could not load the user role and profile', e);
+      if (isUnreachable(e)) {
+        // Keep a role already known (a refresh that failed); without one, ask for a retry.
+        toast(SERVER_UNREACHABLE);
+        setState((s) => (s.status !== 'signedIn' || s.roleLoaded ? s : { ...s, roleUnreachable: true, profileLoading: false }));
+        return;
+      }
+      // Spec section 6: a read error is logged and gives no role.
       setState((s) =>
         s.status !== 'signedIn' ? s : { ...s, role: s.roleLoaded ? s.role : null, roleLoaded: true, profileLoading: false },
       );
@@ -88,6 +123,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           roleLoaded: false,
           profile: null,
           profileLoading: true,
+          pendingAccessRequest: null,
+          roleUnreachable: false,
         };
       });
       void loadMe();

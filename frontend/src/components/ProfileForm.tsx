@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { errorMessage } from '../api';
 import { updateProfile } from '../api/endpoints';
-import type { Profile } from '../api/types';
+import type { ProfileJson } from '@cds/contracts';
 import { ERRORS, TOASTS } from '../messages';
 import { toast } from '../toast/toast';
 
@@ -25,7 +25,7 @@ export function validateProfile(v: ProfileValues): Errors {
  * Profile editing state shared by the dashboard dialog and the PCP settings page. On
  * failure the typed values stay exactly as they are.
  */
-export function useProfileForm(profile: Profile | null, signedIn: boolean, onSaved: () => void | Promise<void>) {
+export function useProfileForm(profile: ProfileJson | null, signedIn: boolean, onSaved: () => void | Promise<void>) {
   const [values, setValues] = useState<ProfileValues>({
     first_name: profile?.first_name ?? '',
     last_name: profile?.last_name ?? '',
@@ -33,7 +33,7 @@ export function useProfileForm(profile: Profile | null, signedIn: boolean, onSav
   const [errors, setErrors] = useState<Errors>({});
   const [saving, setSaving] = useState(false);
 
-  const reset = (p: Profile | null) => {
+  const reset = (p: ProfileJson | null) => {
     setValues({ first_name: p?.first_name ?? '', last_name: p?.last_name ?? '' });
     setErrors({});
   };

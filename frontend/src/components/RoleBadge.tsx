@@ -1,5 +1,4 @@
-import Chip from '@mui/material/Chip';
-import type { Role } from '../api/types';
+import type { Role } from '@cds/contracts';
 
 const BADGES: Record<Role, { label: string; color: 'primary' | 'error' | 'secondary' }> = {
   admin: { label: 'Administrator', color: 'primary' }, // "default" style
@@ -11,8 +10,18 @@ export function roleLabel(role: Role | null | undefined): string {
   return role ? BADGES[role].label : 'No Role Assigned';
 }
 
+/** A small pill (styles/public.css), plain so the dashboard loads no MUI. */
 export function RoleBadge({ role }: { role: Role | null | undefined }) {
-  if (!role) return <Chip size="small" variant="outlined" label="No Role Assigned" data-role="none" />;
+  if (!role)
+    return (
+      <span className="badge badge--none" data-role="none">
+        No Role Assigned
+      </span>
+    );
   const b = BADGES[role];
-  return <Chip size="small" color={b.color} label={b.label} data-role={role} />;
+  return (
+    <span className={`badge badge--${b.color}`} data-role={role}>
+      {b.label}
+    </span>
+  );
 }

@@ -1,4 +1,6 @@
-/** US short date, e.g. "Jan 5, 2025" (spec section 9: dates in US short format). */
+import { canonicalOperator, OPERATOR_SYMBOL } from '@cds/engine';
+
+/** US short date, e.g. "Jan 5, 2025" (docs/product-spec.md section 9: dates in US short format). */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
@@ -28,36 +30,19 @@ export function formatValue(value: unknown): string {
   return String(value);
 }
 
-const OPERATORS: Record<string, string> = {
-  equals: '=',
-  '==': '=',
-  '=': '=',
-  not_equals: '≠',
-  '!=': '≠',
-  greater_than: '>',
-  '>': '>',
-  greater_equal: '≥',
-  '>=': '≥',
-  less_than: '<',
-  '<': '<',
-  less_equal: '≤',
-  '<=': '≤',
-  contains: 'contains',
-  starts_with: 'starts with',
-  ends_with: 'ends with',
-  before: 'before',
-  after: 'after',
-  within_days: 'within days',
-};
-
+/** The engine's symbol for any spelling of an operator (>=, greater_equal, ...); unknown ones as words. */
 export function operatorSymbol(op: string): string {
-  return OPERATORS[op] ?? op.replace(/_/g, ' ');
+  const canonical = canonicalOperator(op);
+  return canonical ? OPERATOR_SYMBOL[canonical] : op.replace(/_/g, ' ');
 }
 
 export function displayName(
   profile: { first_name?: string | null; last_name?: string | null } | null | undefined,
   email: string | null | undefined,
 ): string {
-  const full = [profile?.first_name, profile?.last_name].filter((x) => x && x.trim()).join(' ').trim();
+  const full = [profile?.first_name, profile?.last_name]
+    .filter((x) => x && x.trim())
+    .join(' ')
+    .trim();
   return full || email || 'User';
 }

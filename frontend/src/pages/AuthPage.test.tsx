@@ -96,10 +96,11 @@ describe('Auth page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Password is too weak');
-    expect(within(alert).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'At least 12 characters',
-      'Not a common password',
-    ]);
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['At least 12 characters', 'Not a common password']);
   });
 
   it('missing email or password is caught before calling the server', async () => {

@@ -1,19 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import CircularProgress from '@mui/material/CircularProgress';
-import Divider from '@mui/material/Divider';
-import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { auth, errorDetails, errorMessage } from '../api';
+import { Icon } from '../components/Icon';
+import { buttonClass } from '../components/LinkButton';
 import { LogoLink } from '../components/Logo';
+import { TextInput } from '../components/TextInput';
 import { ERRORS, TOASTS } from '../messages';
 import { toast } from '../toast/toast';
 
@@ -27,10 +17,22 @@ interface FormError {
 function GoogleIcon() {
   return (
     <svg width="18" height="18" viewBox="0 0 48 48" aria-hidden="true">
-      <path fill="#EA4335" d="M24 9.5c3.54 0 6.71 1.22 9.21 3.6l6.85-6.85C35.9 2.38 30.47 0 24 0 14.62 0 6.51 5.38 2.56 13.22l7.98 6.19C12.43 13.72 17.74 9.5 24 9.5z" />
-      <path fill="#4285F4" d="M46.98 24.55c0-1.57-.15-3.09-.38-4.55H24v9.02h12.94c-.58 2.96-2.26 5.48-4.78 7.18l7.73 6c4.51-4.18 7.09-10.36 7.09-17.65z" />
-      <path fill="#FBBC05" d="M10.53 28.59c-.48-1.45-.76-2.99-.76-4.59s.27-3.14.76-4.59l-7.98-6.19C.92 16.46 0 20.12 0 24c0 3.88.92 7.54 2.56 10.78l7.97-6.19z" />
-      <path fill="#34A853" d="M24 48c6.48 0 11.93-2.13 15.89-5.81l-7.73-6c-2.15 1.45-4.92 2.3-8.16 2.3-6.26 0-11.57-4.22-13.47-9.91l-7.98 6.19C6.51 42.62 14.62 48 24 48z" />
+      <path
+        fill="#EA4335"
+        d="M24 9.5c3.54 0 6.71 1.22 9.21 3.6l6.85-6.85C35.9 2.38 30.47 0 24 0 14.62 0 6.51 5.38 2.56 13.22l7.98 6.19C12.43 13.72 17.74 9.5 24 9.5z"
+      />
+      <path
+        fill="#4285F4"
+        d="M46.98 24.55c0-1.57-.15-3.09-.38-4.55H24v9.02h12.94c-.58 2.96-2.26 5.48-4.78 7.18l7.73 6c4.51-4.18 7.09-10.36 7.09-17.65z"
+      />
+      <path
+        fill="#FBBC05"
+        d="M10.53 28.59c-.48-1.45-.76-2.99-.76-4.59s.27-3.14.76-4.59l-7.98-6.19C.92 16.46 0 20.12 0 24c0 3.88.92 7.54 2.56 10.78l7.97-6.19z"
+      />
+      <path
+        fill="#34A853"
+        d="M24 48c6.48 0 11.93-2.13 15.89-5.81l-7.73-6c-2.15 1.45-4.92 2.3-8.16 2.3-6.26 0-11.57-4.22-13.47-9.91l-7.98 6.19C6.51 42.62 14.62 48 24 48z"
+      />
     </svg>
   );
 }
@@ -100,84 +102,149 @@ export default function AuthPage() {
     }
   };
 
-  const switchTab = (_: unknown, next: TabKey) => {
+  const tabRefs = useRef<Record<TabKey, HTMLButtonElement | null>>({ signin: null, signup: null });
+  const switchTab = (next: TabKey) => {
     setTab(next);
     setError(null);
   };
+  // Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern).
+  const onTabKey = (e: KeyboardEvent) => {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    e.preventDefault();
+    const next: TabKey = e.key === 'Home' ? 'signin' : e.key === 'End' ? 'signup' : tab === 'signin' ? 'signup' : 'signin';
+    switchTab(next);
+    tabRefs.current[next]?.focus();
+  };
+  const tabProps = (key: TabKey) => ({
+    ref: (el: HTMLButtonElement | null) => {
+      tabRefs.current[key] = el;
+    },
+    type: 'button' as const,
+    role: 'tab',
+    className: 'tab',
+    id: `${ids}-tab-${key}`,
+    'aria-controls': `${ids}-panel-${key}`,
+    'aria-selected': tab === key,
+    tabIndex: tab === key ? 0 : -1,
+    disabled,
+    onClick: () => switchTab(key),
+  });
+  const busySpinner = <span className="spinner spinner--small" aria-hidden="true" />;
+  // Email and password, the same on both tabs (the password manager hint differs).
+  const credentials = (passwordAutoComplete: 'current-password' | 'new-password') => (
+    <>
+      <TextInput
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        disabled={disabled}
+      />
+      <TextInput
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete={passwordAutoComplete}
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        disabled={disabled}
+      />
+    </>
+  );
+  const submit = (kind: TabKey, label: string, busyLabel: string) => (
+    <button type="submit" className={buttonClass('contained', { large: true })} disabled={disabled}>
+      {busy === kind && busySpinner}
+      {busy === kind ? busyLabel : label}
+    </button>
+  );
 
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}>
-      <Box sx={{ width: '100%', maxWidth: 440 }}>
-        <Box sx={{ display: 'flex', justifyContent: 'center', mb: 2 }}>
+    <main className="pub page page--center">
+      <div className="narrow">
+        <div className="narrow__logo">
           <LogoLink />
-        </Box>
-        <Card>
-          <CardContent sx={{ p: { xs: 2.5, sm: 3.5 } }}>
-            <Typography variant="h1" sx={{ fontSize: '1.5rem', textAlign: 'center', mb: 0.5 }}>
+        </div>
+        <div className="card">
+          <div className="card__body">
+            <h1 className="center" style={{ fontSize: '1.5rem', marginBottom: 4 }}>
               Welcome
-            </Typography>
-            <Typography color="text.secondary" sx={{ textAlign: 'center', mb: 2 }}>
+            </h1>
+            <p className="center muted" style={{ marginBottom: 16 }}>
               Sign in to your account or create a new one
-            </Typography>
-            <Tabs value={tab} onChange={switchTab} variant="fullWidth" aria-label="Sign in or sign up" sx={{ mb: 2 }}>
-              <Tab label="Sign In" value="signin" id={`${ids}-tab-signin`} aria-controls={`${ids}-panel-signin`} disabled={disabled} />
-              <Tab label="Sign Up" value="signup" id={`${ids}-tab-signup`} aria-controls={`${ids}-panel-signup`} disabled={disabled} />
-            </Tabs>
+            </p>
+            <div role="tablist" aria-label="Sign in or sign up" className="tabs" onKeyDown={onTabKey}>
+              <button {...tabProps('signin')}>Sign In</button>
+              <button {...tabProps('signup')}>Sign Up</button>
+            </div>
 
             {error && (
-              <Alert severity="error" variant="filled" sx={{ mb: 2 }}>
-                {error.title && <AlertTitle>{error.title}</AlertTitle>}
-                {error.message}
-                {error.details && error.details.length > 0 && (
-                  <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2.5 }}>
-                    {error.details.map((d) => (
-                      <li key={d}>{d}</li>
-                    ))}
-                  </Box>
-                )}
-              </Alert>
+              <div role="alert" className="alert alert--error" style={{ marginBottom: 16 }}>
+                <Icon name="error" size={22} />
+                <div className="alert__body">
+                  {error.title && <span className="alert__title">{error.title}</span>}
+                  {error.message}
+                  {error.details && error.details.length > 0 && (
+                    <ul>
+                      {error.details.map((d) => (
+                        <li key={d}>{d}</li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              </div>
             )}
 
             {tab === 'signin' ? (
               <div role="tabpanel" id={`${ids}-panel-signin`} aria-labelledby={`${ids}-tab-signin`}>
-                <Box component="form" noValidate onSubmit={onSignIn} aria-label="Sign in">
-                  <Stack spacing={2}>
-                    <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} disabled={disabled} />
-                    <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} disabled={disabled} />
-                    <Button type="submit" variant="contained" size="large" disabled={disabled} startIcon={busy === 'signin' ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}>
-                      {busy === 'signin' ? 'Signing in...' : 'Sign In'}
-                    </Button>
-                  </Stack>
-                </Box>
+                <form noValidate onSubmit={onSignIn} aria-label="Sign in" className="stack">
+                  {credentials('current-password')}
+                  {submit('signin', 'Sign In', 'Signing in...')}
+                </form>
               </div>
             ) : (
               <div role="tabpanel" id={`${ids}-panel-signup`} aria-labelledby={`${ids}-tab-signup`}>
-                <Box component="form" noValidate onSubmit={onSignUp} aria-label="Sign up">
-                  <Stack spacing={2}>
-                    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                      <TextField label="First Name" name="firstName" autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} disabled={disabled} />
-                      <TextField label="Last Name" name="lastName" autoComplete="family-name" value={lastName} onChange={(e) => setLastName(e.target.value)} disabled={disabled} />
-                    </Stack>
-                    <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} disabled={disabled} />
-                    <TextField label="Password" type="password" name="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} disabled={disabled} />
-                    <Button type="submit" variant="contained" size="large" disabled={disabled} startIcon={busy === 'signup' ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}>
-                      {busy === 'signup' ? 'Creating account...' : 'Sign Up'}
-                    </Button>
-                  </Stack>
-                </Box>
+                <form noValidate onSubmit={onSignUp} aria-label="Sign up" className="stack">
+                  <div className="stack stack--row">
+                    <TextInput
+                      label="First Name"
+                      name="firstName"
+                      autoComplete="given-name"
+                      value={firstName}
+                      onChange={(e) => setFirstName(e.target.value)}
+                      disabled={disabled}
+                    />
+                    <TextInput
+                      label="Last Name"
+                      name="lastName"
+                      autoComplete="family-name"
+                      value={lastName}
+                      onChange={(e) => setLastName(e.target.value)}
+                      disabled={disabled}
+                    />
+                  </div>
+                  {credentials('new-password')}
+                  {submit('signup', 'Sign Up', 'Creating account...')}
+                </form>
               </div>
             )}
 
-            <Divider sx={{ my: 2.5, color: 'text.secondary', fontSize: '0.85rem' }}>or</Divider>
-            <Button fullWidth variant="outlined" size="large" onClick={onGoogle} disabled={disabled} startIcon={busy === 'google' ? <CircularProgress size={16} aria-hidden="true" /> : <GoogleIcon />}>
+            <div className="divider" role="separator">
+              or
+            </div>
+            <button type="button" className={buttonClass('outlined', { large: true, block: true })} onClick={onGoogle} disabled={disabled}>
+              {busy === 'google' ? busySpinner : <GoogleIcon />}
               Continue with Google
-            </Button>
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 2.5, textAlign: 'center' }}>
+            </button>
+            <p className="small muted center" style={{ marginTop: 20 }}>
               Need PCP access? Sign up first, then request access from your dashboard.
-            </Typography>
-          </CardContent>
-        </Card>
-      </Box>
-    </Box>
+            </p>
+          </div>
+        </div>
+      </div>
+    </main>
   );
 }

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { auth } from '../api';
-import type { Role } from '../api/types';
+import type { Role } from '@cds/contracts';
 import { apiError, deferred, json, makeSession, me, mockApi, renderApp, seedSession } from '../test/helpers';
 
 function dashboardApi(role: Role | null, extra: Parameters<typeof mockApi>[0] = {}, profile: Parameters<typeof me>[1] = {}) {
@@ -43,21 +43,47 @@ describe('Dashboard', () => {
   ] as const)('role badge for %s', async (role, label, color) => {
     dashboardApi(role);
     renderApp('/dashboard');
-    const badge = (await screen.findByText(label)).closest('.MuiChip-root')!;
-    expect(badge.className).toContain(`MuiChip-color${color[0].toUpperCase()}${color.slice(1)}`);
+    const badge = (await screen.findByText(label)).closest('.badge')!;
+    expect(badge.className).toContain(`badge--${color}`);
   });
 
   it.each([
-    ['admin', [['Access Admin Console', '/admin'], ['Try Diagnostic Assistant', '/chatbot'], ['Manage Users', '/admin/users'], ['Review Approvals', '/admin/approvals']]],
-    ['super_admin', [['Access Admin Console', '/admin'], ['Try Diagnostic Assistant', '/chatbot'], ['Manage Users', '/admin/users'], ['Review Approvals', '/admin/approvals']]],
-    ['pcp', [['Access Diagnostic Assistant', '/pcp'], ['Try AI Chat Assistant', '/chatbot']]],
+    [
+      'admin',
+      [
+        ['Access Admin Console', '/admin'],
+        ['Try Diagnostic Assistant', '/chatbot'],
+        ['Manage Users', '/admin/users'],
+        ['Review Approvals', '/admin/approvals'],
+      ],
+    ],
+    [
+      'super_admin',
+      [
+        ['Access Admin Console', '/admin'],
+        ['Try Diagnostic Assistant', '/chatbot'],
+        ['Manage Users', '/admin/users'],
+        ['Review Approvals', '/admin/approvals'],
+      ],
+    ],
+    [
+      'pcp',
+      [
+        ['Access Diagnostic Assistant', '/pcp'],
+        ['Try AI Chat Assistant', '/chatbot'],
+      ],
+    ],
     [null, [['Try Diagnostic Assistant', '/chatbot']]],
   ] as const)('System Access links for role %s', async (role, links) => {
     dashboardApi(role);
     renderApp('/dashboard');
     const card = (await screen.findByRole('heading', { name: 'System Access' })).closest('section')!;
     await waitFor(() =>
-      expect(within(card).getAllByRole('link').map((l) => [l.textContent, l.getAttribute('href')])).toEqual(links.map((l) => [...l])),
+      expect(
+        within(card)
+          .getAllByRole('link')
+          .map((l) => [l.textContent, l.getAttribute('href')]),
+      ).toEqual(links.map((l) => [...l])),
     );
     const request = within(card).queryByRole('button', { name: 'Request PCP Access' });
     if (role === null) {
@@ -73,6 +99,41 @@ describe('Dashboard', () => {
     expect(await screen.findByText('Request submitted')).toBeInTheDocument();
     expect(screen.getByText('Your PCP access request has been submitted for review.')).toBeInTheDocument();
     expect(api.callsTo('POST /api/me/access-requests')[0].body).toEqual({ requested_role: 'pcp' });
+  });
+
+  it('Request PCP Access is disabled once the request is pending (201, or 409 for one already pending)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const answer of [
+      json(201, { id: 'r1', requested_role: 'pcp' }),
+      apiError(409, 'conflict', 'You already have a pending PCP access request'),
+    ]) {
+      const api = dashboardApi(null, { 'POST /api/me/access-requests': answer });
+      const view = renderApp('/dashboard');
+      await userEvent.click(await screen.findByRole('button', { name: 'Request PCP Access' }));
+      await screen.findByText('Your request is awaiting review by an administrator.');
+      expect(screen.getByRole('button', { name: 'Request PCP Access' })).toBeDisabled();
+      expect(api.callsTo('POST /api/me/access-requests')).toHaveLength(1);
+      view.unmount();
+    }
+  });
+
+  it('a request pending before a reload keeps Request PCP Access disabled (GET /api/me says so; issue 10)', async () => {
+    seedSession();
+    const api = mockApi({
+      'GET /api/me': json(200, me(null, {}, { id: 'r1', requested_role: 'pcp', created_at: '2026-11-23T09:00:00.000Z' })),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText('Your request is awaiting review by an administrator.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Request PCP Access' })).toBeDisabled();
+    expect(api.callsTo('POST /api/me/access-requests')).toHaveLength(0);
+  });
+
+  it('with nothing pending the button is enabled and no waiting note shows', async () => {
+    seedSession();
+    mockApi({ 'GET /api/me': json(200, me(null)) });
+    renderApp('/dashboard');
+    expect(await screen.findByRole('button', { name: 'Request PCP Access' })).toBeEnabled();
+    expect(screen.queryByText('Your request is awaiting review by an administrator.')).not.toBeInTheDocument();
   });
 
   it('Request PCP Access: 409 shows the server message', async () => {

@@ -1,30 +1,28 @@
-import { useState } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import CardHeader from '@mui/material/CardHeader';
-import Container from '@mui/material/Container';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import EditIcon from '@mui/icons-material/Edit';
-import LogoutIcon from '@mui/icons-material/Logout';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ApiError, errorMessage } from '../api';
 import { requestPcpAccess } from '../api/endpoints';
 import { useAuth, useSignOut } from '../auth/AuthContext';
-import { isAdmin } from '../auth/roles';
+import { isAdmin } from '@cds/contracts';
 import { displayName, formatDate } from '../components/format';
+import { Icon } from '../components/Icon';
+import { buttonClass } from '../components/LinkButton';
 import { RoleBadge } from '../components/RoleBadge';
 import { TopBar } from '../components/TopBar';
 import { TOASTS } from '../messages';
 import { toast } from '../toast/toast';
-import { EditProfileDialog } from './EditProfileDialog';
+
+// The dialog is built with MUI (shared with the PCP settings form): it loads on first use, so
+// the dashboard itself loads no MUI (120 kB gzip budget).
+const loadDialog = () => import('./EditProfileDialog');
+const EditProfileDialog = lazy(loadDialog);
 
 function SystemAccess() {
-  const { role, user, status } = useAuth();
+  const { role, user, status, pendingAccessRequest } = useAuth();
   const [requesting, setRequesting] = useState(false);
-  const [requested, setRequested] = useState(false);
+  const [requestedHere, setRequested] = useState(false);
+  // A request made earlier (before a reload, or on another device) is still pending: the server says so.
+  const requested = requestedHere || pendingAccessRequest !== null;
 
   const request = async () => {
     if (status !== 'signedIn' || !user) {
@@ -47,52 +45,53 @@ function SystemAccess() {
 
   if (isAdmin(role)) {
     return (
-      <Stack spacing={1.25}>
-        <Button component={RouterLink} to="/admin" variant="contained">
+      <div className="stack stack--tight">
+        <RouterLink to="/admin" className={buttonClass('contained')}>
           Access Admin Console
-        </Button>
-        <Button component={RouterLink} to="/chatbot" variant="outlined">
+        </RouterLink>
+        <RouterLink to="/chatbot" className={buttonClass('outlined')}>
           Try Diagnostic Assistant
-        </Button>
-        <Button component={RouterLink} to="/admin/users" variant="outlined">
+        </RouterLink>
+        <RouterLink to="/admin/users" className={buttonClass('outlined')}>
           Manage Users
-        </Button>
-        <Button component={RouterLink} to="/admin/approvals" variant="outlined">
+        </RouterLink>
+        <RouterLink to="/admin/approvals" className={buttonClass('outlined')}>
           Review Approvals
-        </Button>
-      </Stack>
+        </RouterLink>
+      </div>
     );
   }
   if (role === 'pcp') {
     return (
-      <Stack spacing={1.25}>
-        <Button component={RouterLink} to="/pcp" variant="contained">
+      <div className="stack stack--tight">
+        <RouterLink to="/pcp" className={buttonClass('contained')}>
           Access Diagnostic Assistant
-        </Button>
-        <Button component={RouterLink} to="/chatbot" variant="outlined">
+        </RouterLink>
+        <RouterLink to="/chatbot" className={buttonClass('outlined')}>
           Try AI Chat Assistant
-        </Button>
-      </Stack>
+        </RouterLink>
+      </div>
     );
   }
   return (
-    <Stack spacing={1.25}>
-      <Typography color="text.secondary">
-        You don't have access to specific features yet. Request PCP access to use the clinical tools; an administrator will
-        review your request.
-      </Typography>
-      <Button variant="contained" onClick={request} disabled={requesting}>
+    <div className="stack stack--tight">
+      <p className="muted">
+        You don't have access to specific features yet. Request PCP access to use the clinical tools; an administrator will review your
+        request.
+      </p>
+      {/* One pending request at a time: a second would only get 409. */}
+      <button type="button" className={buttonClass('contained')} onClick={request} disabled={requesting || requested}>
         {requesting ? 'Submitting request...' : 'Request PCP Access'}
-      </Button>
+      </button>
       {requested && (
-        <Typography variant="body2" color="text.secondary" role="status">
+        <p className="small muted" role="status">
           Your request is awaiting review by an administrator.
-        </Typography>
+        </p>
       )}
-      <Button component={RouterLink} to="/chatbot" variant="outlined">
+      <RouterLink to="/chatbot" className={buttonClass('outlined')}>
         Try Diagnostic Assistant
-      </Button>
-    </Stack>
+      </RouterLink>
+    </div>
   );
 }
 
@@ -100,36 +99,45 @@ export default function Dashboard() {
   const { user, profile, profileLoading, role, status, refreshMe } = useAuth();
   const signOut = useSignOut();
   const [editing, setEditing] = useState(false);
+  // Mounted from the first opening on, so the dialog can animate closed.
+  const [opened, setOpened] = useState(false);
+  if (editing && !opened) setOpened(true);
 
   const name = profileLoading ? 'Loading...' : displayName(profile, user?.email);
 
   return (
-    <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+    <div className="pub page">
       <TopBar
         title="Dashboard"
         actions={
-          <Button variant="outlined" color="secondary" startIcon={<LogoutIcon />} onClick={signOut}>
+          <button type="button" className={buttonClass('outlined', { secondary: true })} onClick={signOut}>
+            <Icon name="logout" />
             Sign Out
-          </Button>
+          </button>
         }
       />
-      <Container component="main" maxWidth="lg" sx={{ py: 4 }}>
-        <Typography variant="h2" sx={{ mb: 3 }}>
-          {profileLoading ? 'Welcome' : `Welcome, ${name}`}
-        </Typography>
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)' } }}>
-          <Card component="section" aria-labelledby="profile-card-title">
-            <CardHeader
-              title="Profile Information"
-              slotProps={{ title: { id: 'profile-card-title', component: 'h3', variant: 'h4' } }}
-              action={
-                <Button startIcon={<EditIcon />} onClick={() => setEditing(true)} disabled={profileLoading}>
-                  Edit Profile
-                </Button>
-              }
-            />
-            <CardContent sx={{ pt: 0 }}>
-              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 1.25, '& dt': { color: 'text.secondary' }, '& dd': { m: 0, fontWeight: 500 } }}>
+      <main className="container dash-main">
+        <h2>{profileLoading ? 'Welcome' : `Welcome, ${name}`}</h2>
+        <div className="grid grid--2">
+          <section aria-labelledby="profile-card-title" className="card">
+            <div className="card__head">
+              <div>
+                <h3 id="profile-card-title">Profile Information</h3>
+              </div>
+              <button
+                type="button"
+                className={buttonClass('text')}
+                onClick={() => setEditing(true)}
+                onPointerEnter={() => void loadDialog()}
+                onFocus={() => void loadDialog()}
+                disabled={profileLoading}
+              >
+                <Icon name="edit" />
+                Edit Profile
+              </button>
+            </div>
+            <div className="card__content">
+              <dl className="facts">
                 <dt>Name</dt>
                 <dd data-testid="display-name">{name}</dd>
                 <dt>Email</dt>
@@ -140,32 +148,51 @@ export default function Dashboard() {
                 <dd>
                   <RoleBadge role={role} />
                 </dd>
-              </Box>
-            </CardContent>
-          </Card>
-          <Card component="section" aria-labelledby="access-card-title">
-            <CardHeader title="System Access" subheader="What you can open with your role" slotProps={{ title: { id: 'access-card-title', component: 'h3', variant: 'h4' } }} />
-            <CardContent sx={{ pt: 0 }}>
+              </dl>
+            </div>
+          </section>
+          <section aria-labelledby="access-card-title" className="card">
+            <div className="card__head">
+              <div>
+                <h3 id="access-card-title">System Access</h3>
+                <p className="small muted">What you can open with your role</p>
+              </div>
+            </div>
+            <div className="card__content">
               <SystemAccess />
-            </CardContent>
-          </Card>
-          <Card component="section" aria-labelledby="about-card-title" sx={{ gridColumn: { md: '1 / -1' } }}>
-            <CardHeader title="About" slotProps={{ title: { id: 'about-card-title', component: 'h3', variant: 'h4' } }} />
-            <CardContent sx={{ pt: 0 }}>
-              <Typography color="text.secondary" sx={{ mb: 1 }}>
-                This clinical decision-support system helps primary care teams manage diabetes. Administrators publish
-                diagnostic rules built from clinical parameters; clinicians answer a short, question-by-question
-                assessment and receive the recommendation of the matching rule, with the conditions that led to it.
-              </Typography>
-              <Typography color="text.secondary">
-                Recommendations support, and never replace, clinical judgement. Each result names the rule and the rule
-                version it came from so it can be reviewed later.
-              </Typography>
-            </CardContent>
-          </Card>
-        </Box>
-      </Container>
-      <EditProfileDialog open={editing} profile={profile} signedIn={status === 'signedIn'} onClose={() => setEditing(false)} onSaved={refreshMe} />
-    </Box>
+            </div>
+          </section>
+          <section aria-labelledby="about-card-title" className="card grid__wide">
+            <div className="card__head">
+              <div>
+                <h3 id="about-card-title">About</h3>
+              </div>
+            </div>
+            <div className="card__content">
+              <p className="muted" style={{ marginBottom: 8 }}>
+                This clinical decision-support system helps primary care teams manage diabetes. Administrators publish diagnostic rules
+                built from clinical parameters; clinicians answer a short, question-by-question assessment and receive the recommendation of
+                the matching rule, with the conditions that led to it.
+              </p>
+              <p className="muted">
+                Recommendations support, and never replace, clinical judgement. Each result names the rule and the rule version it came from
+                so it can be reviewed later.
+              </p>
+            </div>
+          </section>
+        </div>
+      </main>
+      {opened && (
+        <Suspense fallback={null}>
+          <EditProfileDialog
+            open={editing}
+            profile={profile}
+            signedIn={status === 'signedIn'}
+            onClose={() => setEditing(false)}
+            onSaved={refreshMe}
+          />
+        </Suspense>
+      )}
+    </div>
   );
 }

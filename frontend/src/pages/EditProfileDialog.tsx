@@ -6,10 +6,11 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import type { Profile } from '../api/types';
+import type { ProfileJson } from '@cds/contracts';
 import { ProfileFields, useProfileForm } from '../components/ProfileForm';
+import { MuiTheme } from '../MuiProviders';
 
-export function EditProfileDialog({
+export default function EditProfileDialog({
   open,
   profile,
   signedIn,
@@ -17,7 +18,7 @@ export function EditProfileDialog({
   onSaved,
 }: {
   open: boolean;
-  profile: Profile | null;
+  profile: ProfileJson | null;
   signedIn: boolean;
   onClose: () => void;
   onSaved: () => void | Promise<void>;
@@ -41,30 +42,37 @@ export function EditProfileDialog({
   };
 
   return (
-    <Dialog
-      open={open}
-      onClose={close}
-      aria-labelledby="edit-profile-title"
-      aria-describedby="edit-profile-description"
-      slotProps={{ paper: { sx: { maxWidth: '425px', width: '100%' } } }}
-    >
-      <DialogTitle id="edit-profile-title">Edit Profile</DialogTitle>
-      <form noValidate onSubmit={save}>
-        <DialogContent>
-          <DialogContentText id="edit-profile-description" sx={{ mb: 2 }}>
-            Update your name as it appears to colleagues.
-          </DialogContentText>
-          <ProfileFields form={form} autoFocus />
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={() => onClose()} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={saving} startIcon={saving ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}>
-            Save
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <MuiTheme>
+      <Dialog
+        open={open}
+        onClose={close}
+        aria-labelledby="edit-profile-title"
+        aria-describedby="edit-profile-description"
+        slotProps={{ paper: { sx: { maxWidth: '425px', width: '100%' } } }}
+      >
+        <DialogTitle id="edit-profile-title">Edit Profile</DialogTitle>
+        <form noValidate onSubmit={save}>
+          <DialogContent>
+            <DialogContentText id="edit-profile-description" sx={{ mb: 2 }}>
+              Update your name as it appears to colleagues.
+            </DialogContentText>
+            <ProfileFields form={form} autoFocus />
+          </DialogContent>
+          <DialogActions sx={{ px: 3, pb: 2 }}>
+            <Button onClick={() => onClose()} disabled={saving}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={saving}
+              startIcon={saving ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}
+            >
+              Save
+            </Button>
+          </DialogActions>
+        </form>
+      </Dialog>
+    </MuiTheme>
   );
 }

@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, auth, errorDetails, errorMessage } from '../api';
-import type { Role, Session } from '../api/types';
+import type { InvitationPreviewJson, SessionJson } from '@cds/contracts';
 import { useAuth } from '../auth/AuthContext';
 import { homeForRole } from '../auth/roles';
 import { FullPageSpinner } from '../components/FullPageSpinner';
@@ -26,12 +26,6 @@ import { toast } from '../toast/toast';
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
 
-interface InvitationPreview {
-  email: string;
-  role: Role | null;
-  expires_at: string;
-}
-
 interface FormError {
   message: string;
   details?: string[];
@@ -40,7 +34,10 @@ interface FormError {
 
 function Shell({ children }: { children: React.ReactNode }) {
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}
+    >
       <Box sx={{ width: '100%', maxWidth: 480 }}>
         <Box sx={{ display: 'flex', justifyContent: 'center', mb: 2 }}>
           <LogoLink />
@@ -67,10 +64,7 @@ export default function InvitePage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const { status, role, roleLoaded, user } = useAuth();
-  const preview = useAsync(
-    () => api.get<InvitationPreview>(`/api/invitations/by-token/${encodeURIComponent(token)}`),
-    [token],
-  );
+  const preview = useAsync(() => api.get<InvitationPreviewJson>(`/api/invitations/by-token/${encodeURIComponent(token)}`), [token]);
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
   const [password, setPassword] = useState('');
@@ -84,7 +78,8 @@ export default function InvitePage() {
     if (accepted && status === 'signedIn' && roleLoaded) navigate(homeForRole(role), { replace: true });
   }, [accepted, status, roleLoaded, role, navigate]);
 
-  if (accepted || (preview.loading && !preview.data)) return <FullPageSpinner label={accepted ? 'Signing you in' : 'Checking your invitation'} />;
+  if (accepted || (preview.loading && !preview.data))
+    return <FullPageSpinner label={accepted ? 'Signing you in' : 'Checking your invitation'} />;
 
   if (preview.error || !preview.data) {
     const gone = preview.error instanceof ApiError && preview.error.status === 409;
@@ -132,14 +127,18 @@ export default function InvitePage() {
       const body: Record<string, string> = { token, password };
       if (firstName.trim()) body.first_name = firstName.trim();
       if (lastName.trim()) body.last_name = lastName.trim();
-      const session = await api.send<Session>('POST', '/api/invitations/accept', body);
+      const session = await api.send<SessionJson>('POST', '/api/invitations/accept', body);
       setAccepted(true);
       auth.adoptSession(session);
       toast(TOASTS.signUpSuccess);
     } catch (err) {
       // What was typed stays; the reasons say what to change.
       const weak = err instanceof ApiError && err.code === 'weak_password';
-      setError({ message: errorMessage(err, 'The invitation could not be accepted. Please try again.'), details: errorDetails(err), field: weak ? 'password' : undefined });
+      setError({
+        message: errorMessage(err, 'The invitation could not be accepted. Please try again.'),
+        details: errorDetails(err),
+        field: weak ? 'password' : undefined,
+      });
     } finally {
       setSaving(false);
     }
@@ -168,10 +167,28 @@ export default function InvitePage() {
       )}
       <Box component="form" noValidate onSubmit={submit} aria-label="Accept invitation">
         <Stack spacing={2}>
-          <TextField label="Email" type="email" value={invitation.email} slotProps={{ htmlInput: { readOnly: true } }} autoComplete="username" />
+          <TextField
+            label="Email"
+            type="email"
+            value={invitation.email}
+            slotProps={{ htmlInput: { readOnly: true } }}
+            autoComplete="username"
+          />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField label="First Name" autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} disabled={saving} />
-            <TextField label="Last Name" autoComplete="family-name" value={lastName} onChange={(e) => setLastName(e.target.value)} disabled={saving} />
+            <TextField
+              label="First Name"
+              autoComplete="given-name"
+              value={firstName}
+              onChange={(e) => setFirstName(e.target.value)}
+              disabled={saving}
+            />
+            <TextField
+              label="Last Name"
+              autoComplete="family-name"
+              value={lastName}
+              onChange={(e) => setLastName(e.target.value)}
+              disabled={saving}
+            />
           </Stack>
           <TextField
             label="Password"

@@ -1,13 +1,12 @@
 import { useEffect } from 'react';
-import Box from '@mui/material/Box';
 import { useNavigate } from 'react-router-dom';
 import { auth } from '../api';
 import { LinkButton } from '../components/LinkButton';
 import { LogoLink } from '../components/Logo';
 import { PRODUCT_NAME, TAGLINE } from '../brand';
 
-// The first paint of / is kept light on purpose (bundle budget 120 kB gzip): plain Box
-// elements and inline icons instead of Card/Container/Stack/Typography and icon modules.
+// The first paint of / is kept light on purpose (bundle budget 120 kB gzip): plain elements
+// styled by styles/public.css and inline icons, no MUI.
 
 const ICONS = {
   admin:
@@ -49,8 +48,6 @@ const FEATURES = [
   },
 ];
 
-const container = { width: '100%', maxWidth: 1200, mx: 'auto', px: { xs: 2, sm: 3 } } as const;
-
 export default function Landing() {
   const navigate = useNavigate();
   // A failed Google sign-in comes back to the site root: show its error on the sign-in page.
@@ -58,63 +55,51 @@ export default function Landing() {
     if (auth.hasOAuthError()) navigate('/auth', { replace: true });
   }, [navigate]);
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-      <Box component="header" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
-        <Box sx={{ ...container, py: 1.5, display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
+    <div className="pub page page--column">
+      <header className="bar">
+        <div className="container bar__inner">
           <LogoLink />
           <LinkButton to="/auth" variant="text">
             Sign In
           </LinkButton>
-        </Box>
-      </Box>
-      <Box component="main" sx={{ flex: 1 }}>
-        <Box sx={{ ...container, py: { xs: 6, md: 10 }, textAlign: 'center' }}>
-          <Box component="h1" sx={{ typography: 'h1', m: 0, mb: 2, fontSize: { xs: '2rem', md: '3rem' } }}>
-            {PRODUCT_NAME}: Diabetes Clinical Decision Support
-          </Box>
-          <Box component="p" sx={{ typography: 'body1', m: 0, mx: 'auto', mb: 4, maxWidth: 720, fontSize: { xs: '1.1rem', md: '1.35rem' }, color: 'text.secondary' }}>
-            {TAGLINE}
-          </Box>
-          <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 2, justifyContent: 'center' }}>
+        </div>
+      </header>
+      <main style={{ flex: 1 }}>
+        <div className="container hero">
+          <h1>{PRODUCT_NAME}: Diabetes Clinical Decision Support</h1>
+          <p className="hero__tagline muted">{TAGLINE}</p>
+          <div className="hero__actions">
             <LinkButton to="/auth" variant="contained" size="large">
               Get Started
             </LinkButton>
             <LinkButton to="/auth" variant="outlined" size="large">
               Sign In / Sign Up
             </LinkButton>
-          </Box>
-        </Box>
-        <Box component="section" aria-labelledby="features-heading" sx={{ ...container, pb: 8 }}>
-          <Box component="h2" id="features-heading" sx={{ typography: 'h2', m: 0, textAlign: 'center', mb: 4 }}>
-            Built for the whole care team
-          </Box>
-          <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+          </div>
+        </div>
+        <section aria-labelledby="features-heading" className="container features">
+          <h2 id="features-heading">Built for the whole care team</h2>
+          <div className="grid grid--3">
             {FEATURES.map(({ title, icon, text, items }) => (
-              <Box component="article" key={title} sx={{ bgcolor: 'background.paper', border: 1, borderColor: 'divider', borderRadius: 2.5, p: 3 }}>
-                <Box component="svg" viewBox="0 0 24 24" aria-hidden="true" sx={{ width: 36, height: 36, fill: (t) => t.palette.primary.main, mb: 1 }}>
+              <article key={title} className="feature">
+                <svg viewBox="0 0 24 24" aria-hidden="true">
                   <path d={icon} />
-                </Box>
-                <Box component="h3" sx={{ typography: 'h3', m: 0, mb: 1 }}>
-                  {title}
-                </Box>
-                <Box component="p" sx={{ typography: 'body1', m: 0, mb: 1.5, color: 'text.secondary' }}>
-                  {text}
-                </Box>
-                <Box component="ul" sx={{ m: 0, pl: 2.5, typography: 'body2' }}>
+                </svg>
+                <h3>{title}</h3>
+                <p className="muted">{text}</p>
+                <ul className="small">
                   {items.map((i) => (
                     <li key={i}>{i}</li>
                   ))}
-                </Box>
-              </Box>
+                </ul>
+              </article>
             ))}
-          </Box>
-        </Box>
-      </Box>
-      <Box component="footer" sx={{ borderTop: 1, borderColor: 'divider', py: 3, bgcolor: 'background.paper' }}>
-        <Box component="p" sx={{ typography: 'body2', m: 0, color: 'text.secondary', textAlign: 'center' }}>
-          © 2025 {PRODUCT_NAME}. Clinical decision support for diabetes care. All rights reserved.
-        </Box>
-      </Box>
-    </Box>
+          </div>
+        </section>
+      </main>
+      <footer className="footer">
+        <p className="small muted">© 2025 {PRODUCT_NAME}. Clinical decision support for diabetes care. All rights reserved.</p>
+      </footer>
+    </div>
   );
 }

@@ -1,7 +1,4 @@
 import { useEffect } from 'react';
-import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
-import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 
 export default function NotFound() {
@@ -10,16 +7,14 @@ export default function NotFound() {
     console.error('404 Error: User attempted to access non-existent route:', location.pathname);
   }, [location.pathname]);
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'background.default' }}>
-      <Box sx={{ textAlign: 'center' }}>
-        <Typography variant="h1" sx={{ mb: 2 }}>
-          404
-        </Typography>
-        <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary', mb: 2 }}>Oops! Page not found</Typography>
-        <Link component={RouterLink} to="/" sx={{ fontWeight: 600 }}>
+    <main className="pub page page--center notfound">
+      <div className="center">
+        <h1>404</h1>
+        <p className="muted">Oops! Page not found</p>
+        <RouterLink to="/" className="link">
           Return to Home
-        </Link>
-      </Box>
-    </Box>
+        </RouterLink>
+      </div>
+    </main>
   );
 }

@@ -1,13 +1,8 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
-import LockIcon from '@mui/icons-material/Lock';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { auth } from '../api';
 import { useAuth } from '../auth/AuthContext';
+import { Icon } from '../components/Icon';
+import { buttonClass } from '../components/LinkButton';
 
 export default function Unauthorized() {
   const { status } = useAuth();
@@ -18,27 +13,25 @@ export default function Unauthorized() {
     navigate('/auth');
   };
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}>
-      <Card sx={{ maxWidth: 480, width: '100%' }}>
-        <CardContent sx={{ textAlign: 'center', p: 4 }}>
-          <LockIcon color="error" sx={{ fontSize: 48, mb: 1 }} aria-hidden="true" />
-          <Typography variant="h1" sx={{ fontSize: '1.75rem', mb: 1 }}>
-            Access Denied
-          </Typography>
-          <Typography color="text.secondary" sx={{ mb: 3 }}>
-            You don't have the required role permissions to access this page. Contact an administrator if you believe
-            you should have access.
-          </Typography>
-          <Stack spacing={1.5}>
-            <Button component={RouterLink} to="/dashboard" variant="contained">
+    <main className="pub page page--center">
+      <div className="card narrow denied">
+        <div className="card__body center">
+          <Icon name="lock" size={48} className="denied__icon" />
+          <h1>Access Denied</h1>
+          <p className="muted">
+            You don't have the required role permissions to access this page. Contact an administrator if you believe you should have
+            access.
+          </p>
+          <div className="stack stack--tight">
+            <RouterLink to="/dashboard" className={buttonClass('contained')}>
               Go to Dashboard
-            </Button>
-            <Button variant="outlined" onClick={switchAccount}>
+            </RouterLink>
+            <button type="button" className={buttonClass('outlined')} onClick={switchAccount}>
               Sign In with Different Account
-            </Button>
-          </Stack>
-        </CardContent>
-      </Card>
-    </Box>
+            </button>
+          </div>
+        </div>
+      </div>
+    </main>
   );
 }

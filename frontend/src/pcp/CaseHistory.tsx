@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -12,13 +12,57 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
-import { listAssessments } from '../api/endpoints';
+import { listAssessments, listChatSessions } from '../api/endpoints';
 import { formatDateTime } from '../components/format';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/StateViews';
 import { useAsync } from '../components/useAsync';
-import { CaseStatusChip, caseTitle } from './CaseList';
+import { CASE_KIND_LABEL, CaseStatusChip, ChatStatusChip, caseTitle, chatTitle } from './CaseList';
 
 const ROWS_PER_PAGE = 25;
+/** On a phone the table scrolls sideways inside its card rather than breaking words letter by letter. */
+const TABLE_SX = { minWidth: 680, '& th, & td': { overflowWrap: 'normal' }, '& th': { whiteSpace: 'nowrap' } } as const;
+
+const CASE_COLUMNS = ['Started', 'Status', 'Result', 'Kind', 'Answers', 'Completed'] as const;
+
+/** Assessments and chat sessions share one set of columns, so a clinician reads both tables alike. */
+function CaseTableHead() {
+  return (
+    <TableHead>
+      <TableRow>
+        {CASE_COLUMNS.map((column) => (
+          <TableCell key={column} component="th" scope="col" align={column === 'Answers' ? 'right' : undefined}>
+            {column}
+          </TableCell>
+        ))}
+      </TableRow>
+    </TableHead>
+  );
+}
+
+function CaseRow(props: {
+  to: string;
+  startedAt: string;
+  status: ReactNode;
+  title: ReactNode;
+  kind: string;
+  answers: number;
+  completedAt?: string | null;
+}) {
+  return (
+    <TableRow hover>
+      <TableCell>
+        <Link component={RouterLink} to={props.to} sx={{ fontWeight: 600 }}>
+          {formatDateTime(props.startedAt)}
+        </Link>
+      </TableCell>
+      <TableCell>{props.status}</TableCell>
+      <TableCell>{props.title}</TableCell>
+      <TableCell>{props.kind}</TableCell>
+      <TableCell align="right">{props.answers}</TableCell>
+      <TableCell>{props.completedAt ? formatDateTime(props.completedAt) : '—'}</TableCell>
+    </TableRow>
+  );
+}
 
 export default function CaseHistory() {
   const [page, setPage] = useState(0);
@@ -34,7 +78,7 @@ export default function CaseHistory() {
           <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
             Case History
           </Typography>
-          <Typography color="text.secondary">Your assessments, newest first, with their results.</Typography>
+          <Typography color="text.secondary">Your assessments and Diagnostic Assistant chats, newest first, with their results.</Typography>
         </Box>
         <Button component={RouterLink} to="/clinical-form" variant="contained">
           New Assessment
@@ -53,31 +97,20 @@ export default function CaseHistory() {
         {!loading && data && data.total > 0 && (
           <>
             <TableContainer>
-              <Table aria-label="Case history">
-                <TableHead>
-                  <TableRow>
-                    <TableCell component="th" scope="col">Started</TableCell>
-                    <TableCell component="th" scope="col">Result</TableCell>
-                    <TableCell component="th" scope="col">Status</TableCell>
-                    <TableCell component="th" scope="col" align="right">Answers</TableCell>
-                    <TableCell component="th" scope="col">Completed</TableCell>
-                  </TableRow>
-                </TableHead>
+              <Table aria-label="Case history" sx={TABLE_SX}>
+                <CaseTableHead />
                 <TableBody>
                   {data.data.map((a) => (
-                    <TableRow key={a.id} hover>
-                      <TableCell>
-                        <Link component={RouterLink} to={`/pcp/cases/${a.id}`} sx={{ fontWeight: 600 }}>
-                          {formatDateTime(a.created_at)}
-                        </Link>
-                      </TableCell>
-                      <TableCell>{caseTitle(a)}</TableCell>
-                      <TableCell>
-                        <CaseStatusChip assessment={a} />
-                      </TableCell>
-                      <TableCell align="right">{Object.keys(a.answers ?? {}).length}</TableCell>
-                      <TableCell>{a.completed_at ? formatDateTime(a.completed_at) : '—'}</TableCell>
-                    </TableRow>
+                    <CaseRow
+                      key={a.id}
+                      to={`/pcp/cases/${a.id}`}
+                      startedAt={a.created_at}
+                      status={<CaseStatusChip assessment={a} />}
+                      title={caseTitle(a)}
+                      kind={CASE_KIND_LABEL.assessment}
+                      answers={a.answer_details?.length ?? Object.keys(a.answers ?? {}).length}
+                      completedAt={a.completed_at}
+                    />
                   ))}
                 </TableBody>
               </Table>
@@ -93,6 +126,66 @@ export default function CaseHistory() {
           </>
         )}
       </Card>
+      <ChatHistory />
     </Box>
+  );
+}
+
+/** The Diagnostic Assistant's conversations, paged on their own beside the assessments. */
+function ChatHistory() {
+  const [page, setPage] = useState(0);
+  const { data, error, loading, reload } = useAsync(
+    () => listChatSessions([page * ROWS_PER_PAGE, page * ROWS_PER_PAGE + ROWS_PER_PAGE - 1]),
+    [page],
+  );
+
+  return (
+    <Card component="section" aria-labelledby="chat-history-title" sx={{ mt: 3 }}>
+      <Box sx={{ px: 2, pt: 2 }}>
+        <Typography id="chat-history-title" variant="h2" sx={{ fontSize: '1.25rem' }}>
+          Chat sessions
+        </Typography>
+      </Box>
+      {loading && <LoadingBlock label="Loading chat sessions" text="Loading chat sessions..." />}
+      {!loading && error ? (
+        <Box sx={{ p: 2 }}>
+          <ErrorBlock title="Could not load your chat sessions." error={error} onRetry={reload} />
+        </Box>
+      ) : null}
+      {!loading && data && data.total === 0 && (
+        <EmptyBlock title="No chat sessions yet">Conversations with the Diagnostic Assistant will appear here.</EmptyBlock>
+      )}
+      {!loading && data && data.total > 0 && (
+        <>
+          <TableContainer>
+            <Table aria-label="Chat sessions" sx={TABLE_SX}>
+              <CaseTableHead />
+              <TableBody>
+                {data.data.map((s) => (
+                  <CaseRow
+                    key={s.id}
+                    to={`/pcp/chats/${s.id}`}
+                    startedAt={s.created_at}
+                    status={<ChatStatusChip session={s} />}
+                    title={chatTitle(s)}
+                    kind={CASE_KIND_LABEL.chat}
+                    answers={s.answer_details?.length ?? s.answered_parameters.length}
+                    completedAt={s.completed_at}
+                  />
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={data.total}
+            page={page}
+            onPageChange={(_, p) => setPage(p)}
+            rowsPerPage={ROWS_PER_PAGE}
+            rowsPerPageOptions={[ROWS_PER_PAGE]}
+          />
+        </>
+      )}
+    </Card>
   );
 }

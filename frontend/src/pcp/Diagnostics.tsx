@@ -25,8 +25,8 @@ export default function Diagnostics() {
               Clinical Assessment
             </Typography>
             <Typography color="text.secondary">
-              A structured, question-by-question assessment. The result shows the matched rule, its version and the answers it
-              was based on, and is saved to your case history.
+              A structured, question-by-question assessment. The result shows the matched rule, its version and the answers it was based on,
+              and is saved to your case history.
             </Typography>
           </CardContent>
           <CardActions sx={{ px: 2, pb: 2 }}>

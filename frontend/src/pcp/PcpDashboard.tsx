@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { Link as RouterLink } from 'react-router-dom';
 import { getAssessmentSummary, listAssessments } from '../api/endpoints';
-import type { Assessment } from '../api/types';
+import type { AssessmentJson as Assessment } from '@cds/contracts';
 import { caseStats } from '../assessment/outcome';
 import { useAuth } from '../auth/AuthContext';
 import { EmptyBlock, ErrorBlock } from '../components/StateViews';
@@ -62,7 +62,15 @@ export default function PcpDashboard() {
 
   return (
     <Stack spacing={3} sx={{ maxWidth: 1200, mx: 'auto' }}>
-      <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: { md: 'center' }, gap: 2, flexDirection: { xs: 'column', md: 'row' } }}>
+      <Box
+        sx={{
+          display: 'flex',
+          justifyContent: 'space-between',
+          alignItems: { md: 'center' },
+          gap: 2,
+          flexDirection: { xs: 'column', md: 'row' },
+        }}
+      >
         <Box>
           <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
             Welcome back, {user?.email ?? 'Doctor'}
@@ -76,10 +84,18 @@ export default function PcpDashboard() {
 
       {error ? <ErrorBlock title="Could not load your cases." error={error} onRetry={reload} /> : null}
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' } }} aria-busy={loading}>
+      <Box
+        sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' } }}
+        aria-busy={loading}
+      >
         <Stat label="Total Cases" value={stats ? String(stats.total) : '--'} hint="Assessments you started" loading={loading} />
         {(loading || data?.activeRules != null) && (
-          <Stat label="Active Rules" value={data?.activeRules != null ? String(data.activeRules) : '--'} hint="Published rules in use" loading={loading} />
+          <Stat
+            label="Active Rules"
+            value={data?.activeRules != null ? String(data.activeRules) : '--'}
+            hint="Published rules in use"
+            loading={loading}
+          />
         )}
         <Stat
           label="Success Rate"
@@ -87,7 +103,12 @@ export default function PcpDashboard() {
           hint={stats?.completed ? `Of ${stats.completed} completed, reached a recommendation` : 'No completed assessments yet'}
           loading={loading}
         />
-        <Stat label="Patients Helped" value={stats ? String(stats.helped) : '--'} hint="Completed with a recommendation" loading={loading} />
+        <Stat
+          label="Patients Helped"
+          value={stats ? String(stats.helped) : '--'}
+          hint="Completed with a recommendation"
+          loading={loading}
+        />
       </Box>
       {data?.partial && (
         <Typography variant="body2" color="text.secondary">
@@ -131,7 +152,20 @@ export default function PcpDashboard() {
                 ['Get recommendations', 'See the recommendation, its severity and the conditions it is based on.'],
               ].map(([title, text], i) => (
                 <Box component="li" key={title} sx={{ display: 'flex', gap: 1.5 }}>
-                  <Box aria-hidden="true" sx={{ width: 32, height: 32, borderRadius: '50%', bgcolor: 'primary.main', color: 'primary.contrastText', display: 'grid', placeItems: 'center', fontWeight: 700, flexShrink: 0 }}>
+                  <Box
+                    aria-hidden="true"
+                    sx={{
+                      width: 32,
+                      height: 32,
+                      borderRadius: '50%',
+                      bgcolor: 'primary.main',
+                      color: 'primary.contrastText',
+                      display: 'grid',
+                      placeItems: 'center',
+                      fontWeight: 700,
+                      flexShrink: 0,
+                    }}
+                  >
                     {i + 1}
                   </Box>
                   <Box>

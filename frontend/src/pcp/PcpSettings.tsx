@@ -40,7 +40,12 @@ function ProfileSection() {
         <Box component="form" noValidate onSubmit={form.submit} aria-label="Profile">
           <ProfileFields form={form}>
             <Box>
-              <Button type="submit" variant="contained" disabled={form.saving || profileLoading} startIcon={form.saving ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}>
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={form.saving || profileLoading}
+                startIcon={form.saving ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}
+              >
                 Save Profile
               </Button>
             </Box>
@@ -104,11 +109,43 @@ function PasswordSection() {
                 )}
               </Alert>
             )}
-            <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} error={error?.field === 'current'} disabled={saving} />
-            <TextField label="New password" type="password" autoComplete="new-password" required value={next} onChange={(e) => setNext(e.target.value)} error={error?.field === 'next'} disabled={saving} />
-            <TextField label="Confirm new password" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} error={error?.field === 'confirm'} disabled={saving} />
+            <TextField
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              error={error?.field === 'current'}
+              disabled={saving}
+            />
+            <TextField
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              error={error?.field === 'next'}
+              disabled={saving}
+            />
+            <TextField
+              label="Confirm new password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              error={error?.field === 'confirm'}
+              disabled={saving}
+            />
             <Box>
-              <Button type="submit" variant="contained" disabled={saving} startIcon={saving ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}>
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={saving}
+                startIcon={saving ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}
+              >
                 {saving ? 'Updating password...' : 'Update Password'}
               </Button>
             </Box>

@@ -1,7 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Assessment } from '../api/types';
+import type { AssessmentJson as Assessment, ChatSessionJson as ChatSession } from '@cds/contracts';
+import {
+  diabetesFinding,
+  fpgConverted,
+  hba1cNotAvailable,
+  hba1cTyped,
+  hypertensiveEmergency,
+  sbpTyped,
+  undeterminedRetinopathy,
+} from '../components/findings/clinicalFixtures';
 import { apiError, deferred, json, makeAssessment, me, mockApi, renderApp, seedSession } from '../test/helpers';
 
 const recommendation = {
@@ -10,12 +19,33 @@ const recommendation = {
   rule_version: 3,
   rule_set_id: 'rs-1',
   rule_set_name: 'Thyroid',
+  rule_set_version_id: 'rsv-1',
+  priority: 10,
+  source: null,
   description: 'Start levothyroxine evaluation',
   severity: 'high',
   actions: [{ type: 'recommendation', severity: 'high', message: 'Refer to endocrinology', value: null }],
   basis: [
-    { parameter_id: 'p-tsh-0000-1111', parameter_name: 'TSH', operator: 'greater_than', threshold: 4.5, value: 5.5 },
-    { parameter_id: 'p-ab-0000-2222', parameter_name: 'Antibodies', operator: 'equals', threshold: true, value: true },
+    {
+      parameter_id: 'p-tsh-0000-1111',
+      parameter_name: 'TSH',
+      display_name: 'TSH',
+      units: 'm[IU]/L',
+      operator: 'greater_than',
+      threshold: 4.5,
+      value: 5.2,
+      label: '5.2 mIU/L',
+    },
+    {
+      parameter_id: 'p-ab-0000-2222',
+      parameter_name: 'Antibodies',
+      display_name: 'Thyroid antibodies',
+      units: null,
+      operator: 'equals',
+      threshold: true,
+      value: true,
+      label: 'Positive',
+    },
   ],
 };
 
@@ -25,18 +55,64 @@ const withRec = (id: string, created: string): Assessment =>
     is_completed: true,
     current_question: null,
     current_parameter_id: null,
-    answers: { 'p-tsh-0000-1111': 5.5, 'p-ab-0000-2222': true },
+    answers: { 'p-tsh-0000-1111': 5.2, 'p-ab-0000-2222': true },
     completed_parameter_ids: ['p-tsh-0000-1111', 'p-ab-0000-2222'],
     recommendation,
     created_at: created,
     completed_at: created,
   });
 const noRec = (id: string): Assessment =>
-  makeAssessment({ id, is_completed: true, current_question: null, recommendation: null, answers: { 'p-tsh-0000-1111': 3.5 } });
+  makeAssessment({ id, is_completed: true, current_question: null, recommendation: null, answers: { 'p-hba1c-0000-0001': 'unknown' } });
 const open = (id: string): Assessment => makeAssessment({ id });
 
 function list(items: Assessment[], total = items.length) {
   return json(200, items, { 'Content-Range': `assessments 0-${Math.max(items.length - 1, 0)}/${total}` });
+}
+
+const at = '2026-11-23T10:00:00.000Z';
+const msg = (id: string, type: 'question' | 'answer' | 'recommendation', content: string) => ({ id, type, content, timestamp: at });
+const chatSession = (over: Partial<ChatSession>): ChatSession => ({
+  id: 'c0',
+  user_id: 'u-pcp',
+  session_data: {},
+  answered_parameters: [],
+  answer_details: [],
+  matched_rules: [],
+  conversation_history: [],
+  current_step: 1,
+  is_completed: false,
+  final_recommendations: null,
+  pending: null,
+  rule_set_versions: [],
+  created_at: at,
+  updated_at: at,
+  completed_at: null,
+  ...over,
+});
+/** A chat where the clinician followed the diabetes rule while a critical finding also matched. */
+const chosenDiabetes = chatSession({
+  id: 'c1',
+  is_completed: true,
+  completed_at: at,
+  answered_parameters: ['p-sbp-0000-0002', 'p-hba1c-0000-0001'],
+  answer_details: [sbpTyped, hba1cTyped],
+  matched_rules: [
+    { ...hypertensiveEmergency, selected: false },
+    { ...diabetesFinding, selected: true },
+  ],
+  final_recommendations: diabetesFinding.actions,
+  conversation_history: [
+    msg('m1', 'question', 'What was the systolic blood pressure?'),
+    msg('m2', 'answer', '200 mmHg'),
+    msg('m3', 'question', 'What was the latest HbA1c?'),
+    msg('m4', 'answer', '6.5 %'),
+    { ...msg('m5', 'recommendation', 'Based on your responses'), undetermined_rules: [undeterminedRetinopathy] },
+  ],
+});
+const chatNoMatch = chatSession({ id: 'c2', is_completed: true, completed_at: at, final_recommendations: [] });
+const chatOpen = chatSession({ id: 'c3' });
+function chatList(items: ChatSession[]) {
+  return json(200, items, { 'Content-Range': `chat-sessions 0-${Math.max(items.length - 1, 0)}/${items.length}` });
 }
 
 describe('PCP Dashboard', () => {
@@ -121,13 +197,14 @@ describe('Case History', () => {
     mockApi({
       'GET /api/me': json(200, me('pcp')),
       'GET /api/assessments': list([withRec('a1', '2025-03-02T10:00:00Z'), noRec('a2'), open('a3')]),
+      'GET /api/chat-sessions': chatList([]),
     });
     renderApp('/pcp/cases');
     const table = await screen.findByRole('table', { name: 'Case history' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent('Hypothyroidism work-up');
-    expect(rows[0]).toHaveTextContent('High priority');
+    expect(rows[0]).toHaveTextContent('High severity');
     expect(rows[1]).toHaveTextContent('No recommendation');
     expect(rows[2]).toHaveTextContent('In progress');
     expect(within(rows[0]).getByRole('link')).toHaveAttribute('href', '/pcp/cases/a1');
@@ -136,7 +213,7 @@ describe('Case History', () => {
   it('loading, then empty', async () => {
     seedSession();
     const slow = deferred<Response>();
-    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments': () => slow.promise });
+    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments': () => slow.promise, 'GET /api/chat-sessions': chatList([]) });
     renderApp('/pcp/cases');
     expect(await screen.findByText('Loading cases...')).toBeInTheDocument();
     slow.resolve(list([], 0));
@@ -146,36 +223,136 @@ describe('Case History', () => {
   it('error', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     seedSession();
-    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments': apiError(500, 'internal', 'Server error') });
+    mockApi({
+      'GET /api/me': json(200, me('pcp')),
+      'GET /api/assessments': apiError(500, 'internal', 'Server error'),
+      'GET /api/chat-sessions': apiError(500, 'internal', 'Server error'),
+    });
     renderApp('/pcp/cases');
     expect(await screen.findByText(/Could not load your cases/)).toBeInTheDocument();
+    expect(await screen.findByText(/Could not load your chat sessions/)).toBeInTheDocument();
+  });
+
+  it('lists chat sessions beside the assessments with kind, date, status and primary finding (issue 10)', async () => {
+    seedSession();
+    const api = mockApi({
+      'GET /api/me': json(200, me('pcp')),
+      'GET /api/assessments': list([withRec('a1', '2025-03-02T10:00:00Z')]),
+      'GET /api/chat-sessions': chatList([chosenDiabetes, chatNoMatch, chatOpen]),
+    });
+    renderApp('/pcp/cases');
+    const table = await screen.findByRole('table', { name: 'Chat sessions' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    // The rule followed is named first; the badge still shows the critical finding that was not chosen.
+    expect(rows[0]).toHaveTextContent('Diagnostic Assistant chat');
+    expect(rows[0]).toHaveTextContent('Diabetes by HbA1c (+1 more)');
+    expect(rows[0]).toHaveTextContent('Critical severity');
+    expect(rows[0]).toHaveTextContent('Nov 23, 2026');
+    expect(within(rows[0]).getByRole('link')).toHaveAttribute('href', '/pcp/chats/c1');
+    expect(rows[1]).toHaveTextContent('No recommendation');
+    expect(rows[2]).toHaveTextContent('Conversation in progress');
+    expect(rows[2]).toHaveTextContent('In progress');
+    const assessments = within(screen.getByRole('table', { name: 'Case history' })).getAllByRole('row');
+    expect(assessments[1]).toHaveTextContent('Clinical assessment');
+    const req = api.callsTo('GET /api/chat-sessions')[0];
+    expect(req.query.get('range')).toBe('[0,24]');
+    expect(req.query.get('sort')).toBe('["created_at","DESC"]');
+    expect(req.query.get('filter')).toBe('{"mine":true}');
+  });
+
+  it('no chat sessions yet', async () => {
+    seedSession();
+    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments': list([], 0), 'GET /api/chat-sessions': chatList([]) });
+    renderApp('/pcp/cases');
+    expect(await screen.findByText('No chat sessions yet')).toBeInTheDocument();
+  });
+});
+
+describe('Chat session detail (issue 10)', () => {
+  it('shows the findings with the one followed as primary, the answers as entered, and the transcript', async () => {
+    seedSession();
+    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/chat-sessions/c1': json(200, chosenDiabetes) });
+    renderApp('/pcp/chats/c1');
+    expect(await screen.findByRole('heading', { name: 'Diabetes by HbA1c' })).toBeInTheDocument();
+    const cards = screen.getAllByTestId('finding-card');
+    expect(cards.map((c) => c.getAttribute('data-severity'))).toEqual(['high', 'critical']);
+    expect(within(cards[0]).getByText('Primary recommendation')).toBeInTheDocument();
+    expect(within(cards[1]).queryByText('Primary recommendation')).not.toBeInTheDocument();
+    expect(screen.getByTestId('undetermined-rules')).toHaveTextContent('missing: Urine albumin-to-creatinine ratio');
+    const answers = within(screen.getByRole('list', { name: 'Answers given' })).getAllByTestId('answer-row');
+    expect(answers[0]).toHaveTextContent('1. Systolic blood pressure200 mmHg (typed value)');
+    expect(answers[1]).toHaveTextContent('2. HbA1c6.5 % (typed value, observed Nov 20, 2026)');
+    const transcript = screen.getAllByTestId('transcript-message').map((m) => m.textContent);
+    expect(transcript).toEqual([
+      expect.stringContaining('What was the systolic blood pressure?'),
+      expect.stringContaining('200 mmHg'),
+      expect.stringContaining('What was the latest HbA1c?'),
+      expect.stringContaining('6.5 %'),
+    ]);
+    expect(screen.getByText('Diagnostic Assistant chat')).toBeInTheDocument();
+  });
+
+  it('an unfinished conversation says so; 404 reads as not found', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    seedSession();
+    mockApi({
+      'GET /api/me': json(200, me('pcp')),
+      'GET /api/chat-sessions/c3': json(200, chatOpen),
+      'GET /api/chat-sessions/zzz': apiError(404, 'not_found', 'Chat session not found'),
+    });
+    renderApp('/pcp/chats/c3');
+    expect(await screen.findByText('This conversation was not completed.')).toBeInTheDocument();
+    expect(screen.getByText('No answers were recorded.')).toBeInTheDocument();
+    renderApp('/pcp/chats/zzz');
+    expect(await screen.findByText('Chat session not found')).toBeInTheDocument();
   });
 });
 
 describe('Case detail', () => {
-  it('shows the answers and the basis of the recommendation with rule name and version', async () => {
+  it('shows every finding with its basis, rule name and version, and the answers as entered with display names and units', async () => {
     seedSession();
-    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments/a1': json(200, withRec('a1', '2025-03-02T10:00:00Z')) });
+    const a = makeAssessment({
+      id: 'a1',
+      is_completed: true,
+      current_question: null,
+      current_parameter_id: null,
+      answers: { 'p-sbp-0000-0002': 200, 'p-hba1c-0000-0001': 6.5, 'p-fpg-0000-0003': 126 },
+      answer_details: [sbpTyped, hba1cTyped, fpgConverted],
+      recommendation: hypertensiveEmergency,
+      findings: [hypertensiveEmergency, diabetesFinding],
+      undetermined_rules: [undeterminedRetinopathy],
+      completed_at: '2026-11-23T10:05:00.000Z',
+    });
+    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments/a1': json(200, a) });
     renderApp('/pcp/cases/a1');
-    expect(await screen.findByRole('heading', { name: 'Hypothyroidism work-up' })).toBeInTheDocument();
-    const basis = screen.getByRole('table', { name: 'Conditions met' });
-    const rows = within(basis).getAllByRole('row').slice(1);
-    expect(rows[0]).toHaveTextContent('TSH > 4.5');
-    expect(rows[0]).toHaveTextContent('5.5');
-    expect(rows[1]).toHaveTextContent('Antibodies = Yes');
-    expect(screen.getByTestId('rule-provenance')).toHaveTextContent('Rule: Hypothyroidism work-up · version 3 · Rule set: Thyroid');
-    const answers = screen.getByRole('table', { name: 'Answers given' });
-    expect(within(answers).getAllByRole('row')).toHaveLength(3);
-    expect(answers).toHaveTextContent('TSH');
-    expect(screen.getByText('Refer to endocrinology')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Hypertensive emergency' })).toBeInTheDocument();
+    const cards = screen.getAllByTestId('finding-card');
+    expect(cards.map((c) => c.getAttribute('data-severity'))).toEqual(['critical', 'high']);
+    expect(within(cards[0]).getByText('Primary recommendation')).toBeInTheDocument();
+    expect(within(cards[1]).getByTestId('rule-provenance')).toHaveTextContent(
+      'Rule: Diabetes by HbA1c · version 2 · Rule set: Diabetes diagnosis · Source: ADA Standards of Care in Diabetes—2026, Section 2',
+    );
+    expect(screen.getByTestId('undetermined-rules')).toHaveTextContent('missing: Urine albumin-to-creatinine ratio');
+
+    const rows = within(screen.getByRole('list', { name: 'Answers given' })).getAllByTestId('answer-row');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('1. Systolic blood pressure200 mmHg (typed value)');
+    expect(rows[1]).toHaveTextContent('2. HbA1c6.5 % (typed value, observed Nov 20, 2026)');
+    // Typed in another unit: as typed, with the value it was compared in.
+    expect(rows[2]).toHaveTextContent('3. Fasting plasma glucose7 mmol/L (= 126 mg/dL) (typed value)');
+    expect(screen.queryByText(/…|0000-000/)).not.toBeInTheDocument();
   });
 
-  it('a completed case without a recommendation says so', async () => {
+  it('a completed case without a recommendation says so, and shows Not available as such', async () => {
     seedSession();
-    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments/a2': json(200, noRec('a2')) });
+    mockApi({
+      'GET /api/me': json(200, me('pcp')),
+      'GET /api/assessments/a2': json(200, { ...noRec('a2'), answer_details: [hba1cNotAvailable] }),
+    });
     renderApp('/pcp/cases/a2');
     expect(await screen.findByText('No Recommendation Available')).toBeInTheDocument();
-    expect(screen.getByText('Parameter …000-1111')).toBeInTheDocument();
+    expect(screen.getByTestId('answer-row')).toHaveTextContent('1. HbA1cNot available');
   });
 
   it('404 reads as not found', async () => {

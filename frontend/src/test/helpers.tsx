@@ -1,8 +1,9 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import { SESSION_KEY } from '../api';
-import type { Assessment, MeResponse, Role, Session, User } from '../api/types';
+import type { MeJson, Role, UserJson } from '@cds/contracts';
+import { SESSION_KEY, type Session } from '../api';
+import type { AssessmentJson as Assessment } from '@cds/contracts';
 import { AppRoutes } from '../App';
 import { AppProviders } from '../AppProviders';
 
@@ -75,14 +76,15 @@ export function mockApi(routes: Record<string, Handler>) {
   return { fetchMock, calls, unmatched, callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key) };
 }
 
-export function makeUser(overrides: Partial<User> = {}): User {
+/** Typed by @cds/contracts: a field the API renames or adds fails the frontend's typecheck here. */
+export function makeUser(overrides: Partial<UserJson> = {}): UserJson {
   return {
     id: 'user-1',
     email: 'dr.jones@example.org',
     created_at: '2025-01-05T10:00:00.000Z',
     email_confirmed_at: '2025-01-05T10:00:00.000Z',
-    role: 'authenticated',
-    user_metadata: { first_name: 'Ada', last_name: 'Jones' },
+    role: null,
+    user_metadata: { first_name: 'Ada', last_name: 'Jones', role: null },
     ...overrides,
   };
 }
@@ -105,11 +107,16 @@ export function seedSession(overrides: Partial<Session> = {}): Session {
   return s;
 }
 
-export function me(role: Role | null, profile: Partial<MeResponse['profile']> | null = {}): MeResponse {
+export function me(
+  role: Role | null,
+  profile: Partial<MeJson['profile']> = {},
+  pending_access_request: MeJson['pending_access_request'] = null,
+): MeJson {
   return {
     user: makeUser(),
     role,
-    profile: profile === null ? null : { id: 'user-1', first_name: 'Ada', last_name: 'Jones', updated_at: null, ...profile },
+    profile: { id: 'user-1', first_name: 'Ada', last_name: 'Jones', updated_at: null, ...profile },
+    pending_access_request,
   };
 }
 
@@ -117,6 +124,7 @@ export function makeAssessment(overrides: Partial<Assessment> = {}): Assessment 
   return {
     id: 'a-1',
     user_id: 'user-1',
+    user_email: 'pcp@example.com',
     is_completed: false,
     step: 1,
     current_parameter_id: 'p-tsh-0000-1111',
@@ -126,16 +134,21 @@ export function makeAssessment(overrides: Partial<Assessment> = {}): Assessment 
       display_name: 'TSH',
       text: 'What is the patient TSH level?',
       units: 'mIU/L',
+      data_type: 'number',
       options: [
-        { label: 'TSH < 4.5', value: 3.5 },
-        { label: 'TSH ≥ 4.5', value: 5.5 },
+        { label: 'TSH < 4.5', value: { type: 'range', min: null, max: 4.5, min_inclusive: false, max_inclusive: false } },
+        { label: 'TSH ≥ 4.5', value: { type: 'range', min: 4.5, max: null, min_inclusive: true, max_inclusive: false } },
       ],
     },
     answers: {},
     completed_parameter_ids: [],
+    answer_details: [],
     recommendation: null,
+    findings: [],
+    undetermined_rules: [],
     rule_set_versions: [],
     created_at: '2025-03-01T09:30:00.000Z',
+    updated_at: '2025-03-01T09:30:00.000Z',
     completed_at: null,
     ...overrides,
   };

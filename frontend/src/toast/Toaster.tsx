@@ -1,48 +1,114 @@
-import { useEffect, useState } from 'react';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { Icon } from '../components/Icon';
 import { dismissToast, subscribeToasts, type ToastItem } from './toast';
 
-const severity = { destructive: 'error', success: 'success', default: 'info' } as const;
+const look = {
+  destructive: { className: 'alert--error', icon: 'error' },
+  success: { className: 'alert--success', icon: 'success' },
+  default: { className: 'alert--info', icon: 'info' },
+} as const;
 
+/** True while a modal dialog is open (MUI dialogs render in a portal directly under <body>). */
+function useDialogOpen(): boolean {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const check = () => setOpen(!!document.querySelector('body > .MuiDialog-root'));
+    check();
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { childList: true });
+    return () => observer.disconnect();
+  }, []);
+  return open;
+}
+
+/**
+ * The toasts' own container, the last child of <body>. A modal dialog hides the rest of the page
+ * from assistive technology (MUI sets aria-hidden on <body>'s other children, #root included);
+ * toasts raised while it is open must still be announced, so this container refuses aria-hidden.
+ */
+function useToastRoot(): HTMLElement | null {
+  const [root, setRoot] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = document.createElement('div');
+    el.setAttribute('data-toast-root', '');
+    document.body.appendChild(el);
+    const observer = new MutationObserver(() => {
+      if (el.hasAttribute('aria-hidden')) el.removeAttribute('aria-hidden');
+    });
+    observer.observe(el, { attributes: true, attributeFilter: ['aria-hidden'] });
+    setRoot(el);
+    return () => {
+      observer.disconnect();
+      el.remove();
+    };
+  }, []);
+  return root;
+}
+
+/**
+ * On phones the stack spans the width at the bottom. The page gets that much room below its
+ * content (--toast-space, styles/public.css), so whatever a toast is about can still be scrolled
+ * clear of it.
+ */
+function useReserveSpace(stack: HTMLElement | null, items: ToastItem[]) {
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    const height = stack && items.length > 0 ? stack.offsetHeight : 0;
+    if (height) root.style.setProperty('--toast-space', `${height + 16}px`);
+    else root.style.removeProperty('--toast-space');
+  }, [stack, items]);
+  useEffect(
+    () => () => {
+      document.documentElement.style.removeProperty('--toast-space');
+    },
+    [],
+  );
+}
+
+/**
+ * The toast stack, plain React and CSS (styles/public.css) so every page can show toasts
+ * without loading MUI. Where it covers nothing (test/browser/toast-placement): bottom right,
+ * 360 px wide; top right covered the pages' header actions (Create Parameter, Invite User) and
+ * the dashboard's System Access card. A dialog keeps its buttons at its bottom right, so while
+ * one is open the stack moves to the bottom left (over the backdrop and the dialog's empty
+ * action row), and on phones, where a dialog spans the width, to the top.
+ */
 export function Toaster() {
   const [items, setItems] = useState<ToastItem[]>([]);
   useEffect(() => subscribeToasts(setItems), []);
-  return (
-    <Box
-      aria-label="Notifications"
-      component="section"
-      sx={{
-        position: 'fixed',
-        zIndex: (t) => t.zIndex.snackbar,
-        // Top right, below the app bar: at the bottom a toast covered a dialog's Save / Cancel buttons.
-        top: 72,
-        right: 16,
-        left: { xs: 16, sm: 'auto' },
-        display: 'flex',
-        flexDirection: 'column',
-        gap: 1,
-        width: { sm: 380 },
-        pointerEvents: 'none',
-      }}
-    >
+  const dialogOpen = useDialogOpen();
+  const root = useToastRoot();
+  const [stack, setStack] = useState<HTMLElement | null>(null);
+  useReserveSpace(stack, items);
+  if (!root) return null;
+  return createPortal(
+    <section ref={setStack} aria-label="Notifications" className={dialogOpen ? 'toasts toasts--dialog' : 'toasts'}>
       {items.map((t) => (
-        <Alert
+        <div
           key={t.id}
           data-testid="toast"
           data-variant={t.variant}
           role={t.variant === 'destructive' ? 'alert' : 'status'}
-          severity={severity[t.variant]}
-          variant={t.variant === 'default' ? 'outlined' : 'filled'}
-          onClose={() => dismissToast(t.id)}
-          closeText="Close notification"
-          sx={{ pointerEvents: 'auto', boxShadow: 3, bgcolor: t.variant === 'default' ? 'background.paper' : undefined }}
+          className={`alert toast ${look[t.variant].className}`}
         >
-          <AlertTitle sx={{ mb: t.description ? 0.5 : 0 }}>{t.title}</AlertTitle>
-          {t.description}
-        </Alert>
+          <Icon name={look[t.variant].icon} size={22} />
+          <div className="alert__body">
+            <span className="alert__title">{t.title}</span>
+            {t.description}
+          </div>
+          <button
+            type="button"
+            className="toast__close"
+            aria-label="Close notification"
+            title="Close notification"
+            onClick={() => dismissToast(t.id)}
+          >
+            <Icon name="close" />
+          </button>
+        </div>
       ))}
-    </Box>
+    </section>,
+    root,
   );
 }

@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import Dialog from '@mui/material/Dialog';
 import { Toaster } from './Toaster';
 import { toast } from './toast';
 
@@ -30,5 +31,29 @@ describe('toast', () => {
       vi.advanceTimersByTime(5000);
     });
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('stays announced while a modal dialog hides the rest of the page (issue 10)', async () => {
+    const { rerender } = render(
+      <main>
+        <Toaster />
+      </main>,
+    );
+    rerender(
+      <main>
+        <Toaster />
+        <Dialog open>
+          <button type="button">Save</button>
+        </Dialog>
+      </main>,
+    );
+    await screen.findByRole('dialog');
+    expect(screen.queryByRole('main')).not.toBeInTheDocument(); // the page behind is hidden from assistive technology
+    act(() => {
+      toast({ title: 'Error', description: 'Failed to update profile' });
+    });
+    const t = screen.getByRole('alert');
+    expect(t).toHaveTextContent('Failed to update profile');
+    expect(t.closest('[aria-hidden="true"]')).toBeNull();
   });
 });

@@ -47,7 +47,10 @@ export function toast(input: ToastInput): number {
     duration: input.duration ?? (variant === 'destructive' ? 8000 : 5000),
   };
   toasts = [...toasts, item].slice(-MAX_TOASTS);
-  timers.set(item.id, setTimeout(() => dismissToast(item.id), item.duration));
+  timers.set(
+    item.id,
+    setTimeout(() => dismissToast(item.id), item.duration),
+  );
   publish();
   return item.id;
 }

@@ -38,7 +38,9 @@ export class Parameters1795507200000 implements MigrationInterface {
       CONSTRAINT "FK_parameters_created_by" FOREIGN KEY ("created_by") REFERENCES "users"("id") ON DELETE SET NULL
     )`);
     // Rules may name a parameter by name, case-insensitively: two live parameters never share one.
-    await q.query(`CREATE UNIQUE INDEX "UQ_parameters_active_name" ON "parameters" (lower("name")) WHERE "is_active" AND NOT "is_template"`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_parameters_active_name" ON "parameters" (lower("name")) WHERE "is_active" AND NOT "is_template"`,
+    );
     await q.query(`CREATE UNIQUE INDEX "UQ_parameters_template_name" ON "parameters" (lower("name")) WHERE "is_template"`);
     await q.query(`CREATE INDEX "IDX_parameters_display_name" ON "parameters" ("display_name")`);
     // No foreign key to parameters: the history of a deleted parameter is kept.

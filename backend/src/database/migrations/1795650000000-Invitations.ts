@@ -23,7 +23,9 @@ export class Invitations1795650000000 implements MigrationInterface {
       CONSTRAINT "FK_invitations_accepted_user" FOREIGN KEY ("accepted_user_id") REFERENCES "users"("id") ON DELETE SET NULL
     )`);
     // One open invitation per address: a second invite while one is pending is refused.
-    await q.query(`CREATE UNIQUE INDEX "UQ_invitations_open_email" ON "invitations" ("email") WHERE "accepted_at" IS NULL AND "revoked_at" IS NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_invitations_open_email" ON "invitations" ("email") WHERE "accepted_at" IS NULL AND "revoked_at" IS NULL`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {

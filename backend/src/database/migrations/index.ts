@@ -3,6 +3,26 @@ import { Parameters1795507200000 } from './1795507200000-Parameters';
 import { Rules1795507260000 } from './1795507260000-Rules';
 import { Invitations1795650000000 } from './1795650000000-Invitations';
 import { Assessments1795650060000 } from './1795650060000-Assessments';
+import { AnswersAndFindings1795800000000 } from './1795800000000-AnswersAndFindings';
+import { PublishGate1795810000000 } from './1795810000000-PublishGate';
+import { CdsClients1795840000000 } from './1795840000000-CdsClients';
+import { CdsPrefillAndFhirServers1795900000000 } from './1795900000000-CdsPrefillAndFhirServers';
+import { CdsFeedback1795900000001 } from './1795900000001-CdsFeedback';
+import { ImpactPreviews1795920000000 } from './1795920000000-ImpactPreviews';
+import { ImpactPreviewChanges1795960000000 } from './1795960000000-ImpactPreviewChanges';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
-export const MIGRATIONS = [Foundation1795420800000, Parameters1795507200000, Rules1795507260000, Invitations1795650000000, Assessments1795650060000];
+export const MIGRATIONS = [
+  Foundation1795420800000,
+  Parameters1795507200000,
+  Rules1795507260000,
+  Invitations1795650000000,
+  Assessments1795650060000,
+  AnswersAndFindings1795800000000,
+  PublishGate1795810000000,
+  CdsClients1795840000000,
+  CdsPrefillAndFhirServers1795900000000,
+  CdsFeedback1795900000001,
+  ImpactPreviews1795920000000,
+  ImpactPreviewChanges1795960000000,
+];

@@ -1,7 +1,6 @@
+import { REQUESTABLE_ROLES } from '@cds/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-
-export const REQUESTABLE_ROLES = ['pcp', 'admin'] as const;
 
 export class AccessRequestDto {
   @ApiProperty({ enum: REQUESTABLE_ROLES })
@@ -10,6 +9,9 @@ export class AccessRequestDto {
 }
 
 export class RejectDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   reason?: string;
 }

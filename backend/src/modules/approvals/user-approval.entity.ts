@@ -1,9 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { Role } from '../users/user.entity';
+import type { ApprovalStatus, Role } from '@cds/contracts';
 import { User } from '../users/user.entity';
-
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 @Entity('user_approvals')
 @Check('CHK_user_approvals_role', `"requested_role" IN ('admin', 'super_admin', 'pcp')`)

@@ -1,75 +1,21 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { AnswerOption, Answers, UndeterminedRule } from '../../engine';
+import type {
+  AnswerDetailJson,
+  DebugLogEntryJson,
+  FindingJson,
+  QuestionJson,
+  RuleSetVersionRefJson,
+  UndeterminedRuleJson,
+} from '@cds/contracts';
+import type { Answers } from '@cds/engine';
 import { User } from '../users/user.entity';
 
 /** A published rule-set version an assessment or chat session was decided with. */
-export interface VersionRef {
-  version_id: string;
-  rule_set_id: string;
-  name: string;
-  version: number;
-}
+export type VersionRef = RuleSetVersionRefJson;
+export type DebugLogEntry = DebugLogEntryJson;
 
 /** The question as it was put to the clinician: the answer is checked against exactly this. */
-export interface AskedQuestion {
-  parameter_id: string;
-  name: string;
-  display_name: string;
-  text: string;
-  units: string | null;
-  options: AnswerOption[];
-}
-
-export interface AnswerDetail {
-  parameter_id: string;
-  name: string;
-  display_name: string;
-  units: string | null;
-  value: unknown;
-  /** The label of the option chosen, or the value as text. */
-  label: string;
-  answered_at: string;
-}
-
-export interface BasisJson {
-  parameter_id: string | null;
-  parameter_name: string | null;
-  display_name: string | null;
-  units: string | null;
-  operator: string;
-  threshold: unknown;
-  value: unknown;
-}
-
-export interface ActionJson {
-  type: string;
-  severity: string;
-  message: string;
-  value: string | null;
-}
-
-export interface RecommendationJson {
-  rule_id: string;
-  rule_name: string;
-  rule_version: number;
-  rule_set_id: string;
-  rule_set_name: string;
-  rule_set_version_id: string;
-  description: string;
-  severity: string;
-  actions: ActionJson[];
-  basis: BasisJson[];
-  /** Rules ranked above this one that could not be decided (an answer was unknown). */
-  undetermined_higher_rules: UndeterminedRule[];
-}
-
-export interface DebugLogEntry {
-  id: string;
-  timestamp: string;
-  type: 'info' | 'success' | 'warning' | 'error';
-  message: string;
-  data: unknown;
-}
+export type AskedQuestion = QuestionJson;
 
 /**
  * A clinical assessment, persisted so PCPs keep a case history. It is decided only with the
@@ -78,8 +24,15 @@ export interface DebugLogEntry {
 @Entity('assessments')
 @Check('CHK_assessments_step', `"step" >= 1`)
 @Check('CHK_assessments_answers', `jsonb_typeof("answers") = 'object'`)
-@Check('CHK_assessments_lists', `jsonb_typeof("rule_set_versions") = 'array' AND jsonb_typeof("completed_parameter_ids") = 'array' AND jsonb_typeof("answer_details") = 'array' AND jsonb_typeof("undetermined_rules") = 'array' AND jsonb_typeof("debug_log") = 'array'`)
-@Check('CHK_assessments_completion', `"is_completed" = ("completed_at" IS NOT NULL) AND "is_completed" = ("current_parameter_id" IS NULL) AND ("recommendation" IS NULL OR "is_completed")`)
+@Check(
+  'CHK_assessments_lists',
+  `jsonb_typeof("rule_set_versions") = 'array' AND jsonb_typeof("completed_parameter_ids") = 'array' AND jsonb_typeof("answer_details") = 'array' AND jsonb_typeof("undetermined_rules") = 'array' AND jsonb_typeof("debug_log") = 'array' AND jsonb_typeof("findings") = 'array'`,
+)
+@Check('CHK_assessments_findings', `"findings" = '[]'::jsonb OR "is_completed"`)
+@Check(
+  'CHK_assessments_completion',
+  `"is_completed" = ("completed_at" IS NOT NULL) AND "is_completed" = ("current_parameter_id" IS NULL) AND ("recommendation" IS NULL OR "is_completed")`,
+)
 @Index('IDX_assessments_user_created', ['user_id', 'created_at'])
 @Index('IDX_assessments_created', ['created_at'])
 // GIN (jsonb_path_ops) on rule_set_versions, for analytics by rule set; invisible to TypeORM.
@@ -102,7 +55,7 @@ export class Assessment {
   completed_parameter_ids: string[];
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
-  answer_details: AnswerDetail[];
+  answer_details: AnswerDetailJson[];
 
   @Column({ type: 'uuid', nullable: true })
   current_parameter_id: string | null;
@@ -117,11 +70,16 @@ export class Assessment {
   @Column({ type: 'boolean', default: false })
   is_completed: boolean;
 
+  /** The primary card: findings[0] when the assessment completed with one. */
   @Column({ type: 'jsonb', nullable: true })
-  recommendation: RecommendationJson | null;
+  recommendation: FindingJson | null;
+
+  /** Every rule that fired, ranked as the engine ranks them. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  findings: FindingJson[];
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
-  undetermined_rules: UndeterminedRule[];
+  undetermined_rules: UndeterminedRuleJson[];
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   debug_log: DebugLogEntry[];

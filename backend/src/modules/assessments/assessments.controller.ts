@@ -1,89 +1,146 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { parseListQuery } from '../../common/pagination';
+import {
+  ADMIN_ROLES,
+  CLINICAL_ROLES,
+  type AssessmentJson,
+  type AssessmentSummaryJson,
+  type ChatSessionJson,
+  type RuleSetAnalytics,
+} from '@cds/contracts';
+import { parseListQuery, type Page } from '../../common/pagination';
 import { ParseIdPipe } from '../../common/uuid.pipe';
-import { CurrentUser, Roles, type AuthUser } from '../auth/auth-user';
+import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { AnalyticsQueryDto, AnswerDto, AssessmentQueryDto, ChoiceDto, StartAssessmentDto } from './assessments.dto';
 import { ASSESSMENT_SORTABLE, AssessmentsService } from './assessments.service';
+import { CHAT_SESSION_SORTABLE } from './chat-sessions.repository';
 import { ChatSessionsService } from './chat-sessions.service';
 import { RuleAnalyticsService } from './rule-analytics.service';
+import { ContractResponse } from '../../common/contract-response';
 
-@ApiTags('assessments') @ApiBearerAuth()
-@Roles('pcp', 'admin', 'super_admin')
+@ApiTags('assessments')
+@ApiBearerAuth()
+@Roles(...CLINICAL_ROLES)
 @Controller('assessments')
 export class AssessmentsController {
   constructor(private readonly assessments: AssessmentsService) {}
 
+  @ContractResponse('AssessmentJson')
   @Post()
   @ApiOperation({ summary: 'Start a clinical assessment with the published rules: the first question, or completed at once' })
-  start(@CurrentUser() user: AuthUser, @Body() _body: StartAssessmentDto) {
+  start(@CurrentUser() user: AuthUser, @Body() _body: StartAssessmentDto): Promise<AssessmentJson> {
     return this.assessments.start(user);
   }
 
+  @ContractResponse('AssessmentJson', { array: true })
   @Get()
-  @ApiOperation({ summary: 'Case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); a PCP gets their own, an administrator all' })
-  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>) {
-    return this.assessments.list(user, parseListQuery(query, { sortable: ASSESSMENT_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }));
+  @ApiOperation({
+    summary:
+      'Case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); a PCP gets their own, an administrator all',
+  })
+  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>): Promise<Page<AssessmentJson>> {
+    return this.assessments.list(
+      user,
+      parseListQuery(query, { sortable: ASSESSMENT_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }),
+    );
   }
 
+  @ContractResponse('AssessmentSummaryJson')
   @Get('summary')
   @ApiOperation({ summary: "The caller's own { total, completed, with_recommendation } and the active published rules" })
-  summary(@CurrentUser() user: AuthUser) {
+  summary(@CurrentUser() user: AuthUser): Promise<AssessmentSummaryJson> {
     return this.assessments.summary(user);
   }
 
+  @ContractResponse('AssessmentJson')
   @Get(':id')
   @ApiOperation({ summary: 'One assessment (own, or any for an administrator); ?debug=true adds the rule-evaluation log' })
-  get(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Query() query: AssessmentQueryDto) {
+  get(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Query() query: AssessmentQueryDto): Promise<AssessmentJson> {
     return this.assessments.get(user, id, query.debug === 'true');
   }
 
-  @Post(':id/answers') @HttpCode(200)
-  @ApiOperation({ summary: 'Answer the current question { parameter_id, value, step? }: the next question or the result (400 not asked or wrong type, 409 completed or stale step)' })
-  answer(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: AnswerDto) {
+  @ContractResponse('AssessmentJson')
+  @Post(':id/answers')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Answer the current question { parameter_id, value, unit?, observed_at?, step? }: the next question or the result with every finding (400 not asked or wrong type, 422 out_of_range or unit_not_accepted, 409 completed or stale step)',
+  })
+  answer(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: AnswerDto): Promise<AssessmentJson> {
     return this.assessments.answer(user, id, body);
   }
 }
 
-@ApiTags('chat-sessions') @ApiBearerAuth()
+@ApiTags('chat-sessions')
+@ApiBearerAuth()
 @Controller('chat-sessions')
 export class ChatSessionsController {
   constructor(private readonly chat: ChatSessionsService) {}
 
+  @ContractResponse('ChatSessionJson')
   @Post()
-  @ApiOperation({ summary: 'Start (or restart) a conversation: a new chatbot_sessions row with the first question; pending null means no questions are configured' })
-  start(@CurrentUser() user: AuthUser) {
+  @ApiOperation({
+    summary:
+      'Start (or restart) a conversation: a new chatbot_sessions row with the first question; pending null means no questions are configured',
+  })
+  start(@CurrentUser() user: AuthUser): Promise<ChatSessionJson> {
     return this.chat.start(user);
   }
 
+  @ContractResponse('ChatSessionJson', { array: true })
+  @Get()
+  @ApiOperation({
+    summary:
+      'Chat sessions for the case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); your own, or all for an administrator',
+  })
+  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>): Promise<Page<ChatSessionJson>> {
+    return this.chat.list(
+      user,
+      parseListQuery(query, { sortable: CHAT_SESSION_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }),
+    );
+  }
+
+  @ContractResponse('ChatSessionJson')
   @Get(':id')
-  @ApiOperation({ summary: 'One of your chat sessions' })
-  get(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string) {
+  @ApiOperation({ summary: 'One of your chat sessions (any, read-only, for an administrator)' })
+  get(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string): Promise<ChatSessionJson> {
     return this.chat.get(user, id);
   }
 
-  @Post(':id/answers') @HttpCode(200)
-  @ApiOperation({ summary: 'Answer the pending question { parameter_id, value }' })
-  answer(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: AnswerDto) {
+  @ContractResponse('ChatSessionJson')
+  @Post(':id/answers')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Answer the pending question { parameter_id, value, unit?, observed_at? } (400 wrong type, 422 out_of_range or unit_not_accepted)',
+  })
+  answer(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: AnswerDto): Promise<ChatSessionJson> {
     return this.chat.answer(user, id, body);
   }
 
-  @Post(':id/choice') @HttpCode(200)
+  @ContractResponse('ChatSessionJson')
+  @Post(':id/choice')
+  @HttpCode(200)
   @ApiOperation({ summary: 'Choose one of several matching recommendations { rule_id }; completes the session' })
-  choose(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: ChoiceDto) {
+  choose(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: ChoiceDto): Promise<ChatSessionJson> {
     return this.chat.choose(user, id, body);
   }
 }
 
-@ApiTags('rule-sets') @ApiBearerAuth()
-@Roles('admin', 'super_admin')
+@ApiTags('rule-sets')
+@ApiBearerAuth()
+@Roles(...ADMIN_ROLES)
 @Controller('rule-sets')
 export class RuleAnalyticsController {
   constructor(private readonly analytics: RuleAnalyticsService) {}
 
+  @ContractResponse('RuleSetAnalytics')
   @Get(':id/analytics')
-  @ApiOperation({ summary: "Each rule's match count and share of the completed assessments that evaluated the set, and its no-match rate, by period (?period=day|week|month&from=&to=, UTC)" })
-  forRuleSet(@Param('id', ParseIdPipe) id: string, @Query() query: AnalyticsQueryDto) {
+  @ApiOperation({
+    summary:
+      "Each rule's match count and share of the completed assessments that evaluated the set, and its no-match rate, by period (?period=day|week|month&from=&to=, UTC)",
+  })
+  forRuleSet(@Param('id', ParseIdPipe) id: string, @Query() query: AnalyticsQueryDto): Promise<RuleSetAnalytics> {
     return this.analytics.forRuleSet(id, query);
   }
 }

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, Min, NotEquals } from 'class-validator';
-import { IsReferenceId, Optional } from '../parameters/api-helpers';
+import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, NotEquals } from 'class-validator';
+import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '@cds/contracts';
+import { IsReferenceId, Optional } from '../../common/api-helpers';
 
 export class StartAssessmentDto {
   @ApiPropertyOptional({ enum: ['clinical'], default: 'clinical' })
-  @Optional() @IsIn(['clinical'], { message: "mode must be 'clinical'" })
+  @Optional()
+  @IsIn(['clinical'], { message: "mode must be 'clinical'" })
   mode?: 'clinical';
 }
 
@@ -13,12 +15,33 @@ export class AnswerDto {
   @IsReferenceId('parameter_id is required', 'parameter_id must be a parameter id')
   parameter_id: string;
 
-  @ApiProperty({ description: "One of the options' values, or a value of the parameter's type", example: 7.2 })
-  @IsDefined({ message: 'value is required' }) @NotEquals(null, { message: 'value is required' })
+  @ApiProperty({
+    description:
+      "A measured number (in the parameter's unit, or in `unit`), a band { type: 'range', min, max, min_inclusive, max_inclusive } (null = open end), 'unknown' (not available), true/false, or an option value",
+    example: 6.5,
+  })
+  @IsDefined({ message: 'value is required' })
+  @NotEquals(null, { message: 'value is required' })
   value: unknown;
 
+  @ApiPropertyOptional({
+    description: "UCUM code of the unit the number was typed in; one of the question's units_accepted",
+    example: 'mmol/L',
+  })
+  @IsOptional()
+  @IsString({ message: 'unit must be a UCUM unit code' })
+  @MaxLength(40, { message: 'unit must be a UCUM unit code' })
+  unit?: string;
+
+  @ApiPropertyOptional({ description: 'When the value was measured (ISO date or date-time, not in the future)', example: '2026-11-02' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'observed_at must be an ISO date' })
+  observed_at?: string;
+
   @ApiPropertyOptional({ description: 'The step the answer was given at; a different current step is 409 stale_step' })
-  @IsOptional() @IsInt({ message: 'step must be a whole number' }) @Min(1, { message: 'step must be a whole number' })
+  @IsOptional()
+  @IsInt({ message: 'step must be a whole number' })
+  @Min(1, { message: 'step must be a whole number' })
   step?: number;
 }
 
@@ -28,25 +51,26 @@ export class ChoiceDto {
   rule_id: string;
 }
 
-export const ANALYTICS_PERIODS = ['day', 'week', 'month'] as const;
-export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
-
 export class AnalyticsQueryDto {
   @ApiPropertyOptional({ enum: ANALYTICS_PERIODS, default: 'month' })
-  @IsOptional() @IsIn(ANALYTICS_PERIODS, { message: 'period must be day, week or month' })
+  @IsOptional()
+  @IsIn(ANALYTICS_PERIODS, { message: 'period must be day, week or month' })
   period?: AnalyticsPeriod;
 
   @ApiPropertyOptional({ description: 'Start (inclusive, ISO date or time, UTC); default: 11 periods before the one holding `to`' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'from must be an ISO date' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'from must be an ISO date' })
   from?: string;
 
   @ApiPropertyOptional({ description: 'End (exclusive, ISO date or time, UTC); default: now' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'to must be an ISO date' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'to must be an ISO date' })
   to?: string;
 }
 
 export class AssessmentQueryDto {
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Add the rule-evaluation log' })
-  @IsOptional() @IsIn(['true', 'false'], { message: 'debug must be true or false' })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'debug must be true or false' })
   debug?: 'true' | 'false';
 }

@@ -1,16 +1,28 @@
 import { Module } from '@nestjs/common';
-import { ParametersModule } from '../parameters/parameters.module';
-import { RulesModule } from '../rules/rules.module';
+import { ParametersModule } from '../parameters';
+import { RulesModule } from '../rules';
 import { AssessmentsController, ChatSessionsController, RuleAnalyticsController } from './assessments.controller';
+import { AssessmentsRepository } from './assessments.repository';
 import { AssessmentsService } from './assessments.service';
+import { ChatSessionsRepository } from './chat-sessions.repository';
 import { ChatSessionsService } from './chat-sessions.service';
 import { PublishedRules } from './published-rules';
+import { RuleAnalyticsRepository } from './rule-analytics.repository';
 import { RuleAnalyticsService } from './rule-analytics.service';
 
 /** Clinical assessments and chat sessions, decided with published rule-set versions and stored with their basis. */
 @Module({
   imports: [RulesModule, ParametersModule],
   controllers: [AssessmentsController, ChatSessionsController, RuleAnalyticsController],
-  providers: [PublishedRules, AssessmentsService, ChatSessionsService, RuleAnalyticsService],
+  exports: [PublishedRules, AssessmentsService],
+  providers: [
+    PublishedRules,
+    AssessmentsRepository,
+    ChatSessionsRepository,
+    RuleAnalyticsRepository,
+    AssessmentsService,
+    ChatSessionsService,
+    RuleAnalyticsService,
+  ],
 })
 export class AssessmentsModule {}

@@ -1,40 +1,25 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { AnswerOption, Answers } from '../../engine';
+import type { ActionJson, AnswerDetailJson, ChatMatchedRuleJson, ChatMessageJson, ChatPendingJson } from '@cds/contracts';
+import type { Answers } from '@cds/engine';
 import { User } from '../users/user.entity';
-import type { ActionJson, BasisJson, VersionRef } from './assessment.entity';
+import type { VersionRef } from './assessment.entity';
 
-export interface ChatMessage {
-  id: string;
-  type: 'question' | 'answer' | 'recommendation';
-  content: string;
-  parameter_id?: string;
-  options?: AnswerOption[];
-  timestamp: string;
-}
+export type ChatMessage = ChatMessageJson;
+export type ChatPending = ChatPendingJson;
+export type MatchedRule = ChatMatchedRuleJson;
 
-/** What the session waits for: an answer to a question, or a choice between matching rules. */
-export type ChatPending =
-  | { kind: 'question'; parameter_id: string; options: AnswerOption[] }
-  | { kind: 'choice'; options: { label: string; value: string }[] };
-
-export interface MatchedRule {
-  rule_id: string;
-  rule_name: string;
-  rule_version: number;
-  rule_set_id: string;
-  rule_set_name: string;
-  /** The conditions that were checked and held. */
-  basis: BasisJson[];
-  /** The rule whose actions became final_recommendations. */
-  selected: boolean;
-}
-
-/** Spec section 3's chatbot session, plus what it waits for and the versions it was decided with. */
+/** docs/product-spec.md section 3's chatbot session, plus what it waits for and the versions it was decided with. */
 @Entity('chatbot_sessions')
 @Check('CHK_chatbot_sessions_step', `"current_step" >= 1`)
 @Check('CHK_chatbot_sessions_data', `jsonb_typeof("session_data") = 'object'`)
-@Check('CHK_chatbot_sessions_lists', `jsonb_typeof("answered_parameters") = 'array' AND jsonb_typeof("matched_rules") = 'array' AND jsonb_typeof("conversation_history") = 'array' AND jsonb_typeof("rule_set_versions") = 'array'`)
-@Check('CHK_chatbot_sessions_completion', `"is_completed" = ("completed_at" IS NOT NULL) AND ("pending" IS NULL OR NOT "is_completed") AND ("final_recommendations" IS NULL OR "is_completed")`)
+@Check(
+  'CHK_chatbot_sessions_lists',
+  `jsonb_typeof("answered_parameters") = 'array' AND jsonb_typeof("matched_rules") = 'array' AND jsonb_typeof("conversation_history") = 'array' AND jsonb_typeof("rule_set_versions") = 'array' AND jsonb_typeof("answer_details") = 'array'`,
+)
+@Check(
+  'CHK_chatbot_sessions_completion',
+  `"is_completed" = ("completed_at" IS NOT NULL) AND ("pending" IS NULL OR NOT "is_completed") AND ("final_recommendations" IS NULL OR "is_completed")`,
+)
 @Index('IDX_chatbot_sessions_user_created', ['user_id', 'created_at'])
 export class ChatSession {
   @PrimaryGeneratedColumn('uuid')
@@ -49,6 +34,10 @@ export class ChatSession {
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   answered_parameters: string[];
+
+  /** The answers as entered (value, unit, how given, label), in the order given. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  answer_details: AnswerDetailJson[];
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   matched_rules: MatchedRule[];

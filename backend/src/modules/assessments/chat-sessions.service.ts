@@ -1,50 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { conflict, DomainError, notFound, validationFailed } from '../../common/errors';
+import { isAdmin, type ChatSessionJson } from '@cds/contracts';
 import {
-  chatChoose, chatNextQuestion, chatQuestionOrder, chatStep, type Answers, type AnswerValue, type ChatQuestion, type ChatStep, type EngineParameter,
-} from '../../engine';
-import type { AuthUser } from '../auth/auth-user';
-import { iso, sameJson } from '../parameters/api-helpers';
-import { answerLabel, answerProblem } from './answer-check';
-import type { ActionJson, VersionRef } from './assessment.entity';
-import type { ChoiceDto, AnswerDto } from './assessments.dto';
-import type { ChatMessage, ChatPending, MatchedRule } from './chat-session.entity';
-import { jsonb, toActions, toMatchedRule } from './outcome';
+  chatChoose,
+  chatNextQuestion,
+  chatQuestionOrder,
+  chatStep,
+  type Answers,
+  type AnswerValue,
+  type ChatQuestion,
+  type ChatStep,
+  type EngineParameter,
+} from '@cds/engine';
+import { conflict, DomainError, notFound, validationFailed } from '../../common/errors';
+import { Page, type ListQuery } from '../../common/pagination';
+import type { AuthUser } from '../../common/auth-user';
+import { iso } from '../../common/api-helpers';
+import { caseListFilter } from './case-history';
+import { withNotAvailable } from './answer-check';
+import { notAsked, recordAnswer, repeatsAnswer } from './answer-record';
+import type { AnswerDto, ChoiceDto } from './assessments.dto';
+import type { ChatMessage, ChatPending } from './chat-session.entity';
+import { ChatSessionsRepository, type ChatChanges, type ChatSessionRow } from './chat-sessions.repository';
+import { enteredOf, toActions, toMatchedRule, toUndetermined } from './outcome';
 import { PublishedRules, type Knowledge } from './published-rules';
 
-export interface ChatSessionJson {
-  id: string;
-  user_id: string;
-  session_data: Answers;
-  answered_parameters: string[];
-  matched_rules: MatchedRule[];
-  conversation_history: ChatMessage[];
-  current_step: number;
-  is_completed: boolean;
-  final_recommendations: ActionJson[] | null;
-  pending: ChatPending | null;
-  rule_set_versions: VersionRef[];
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-}
-
-type Row = Omit<ChatSessionJson, 'created_at' | 'updated_at' | 'completed_at'> & { created_at: Date; updated_at: Date; completed_at: Date | null };
-
-/** The columns an answer changes; the rest of the row stays as it was. */
-type Changes = Pick<Row, 'session_data' | 'answered_parameters' | 'matched_rules' | 'conversation_history' | 'is_completed' | 'final_recommendations' | 'pending' | 'completed_at'>;
-
-const COLUMNS = `id, user_id, session_data, answered_parameters, matched_rules, conversation_history, current_step, is_completed,
-  final_recommendations, pending, rule_set_versions, created_at, updated_at, completed_at`;
+type Row = ChatSessionRow;
+type Changes = ChatChanges;
 const MAX_ATTEMPTS = 5;
 
 function staleStep(row: Row): DomainError {
-  return new DomainError('stale_step', 'This conversation has moved on since that question was shown; reload it and answer the current question.', {
-    current_step: row.current_step, pending: row.pending, is_completed: row.is_completed,
-  });
+  return new DomainError(
+    'stale_step',
+    'This conversation has moved on since that question was shown; reload it and answer the current question.',
+    {
+      current_step: row.current_step,
+      pending: row.pending,
+      is_completed: row.is_completed,
+    },
+  );
 }
 
 function message(type: ChatMessage['type'], content: string, at: Date, extra: Partial<ChatMessage> = {}): ChatMessage {
@@ -54,7 +48,10 @@ function message(type: ChatMessage['type'], content: string, at: Date, extra: Pa
 /** The Diagnostic Assistant (spec sections 3, 4 and 7): a chatbot_sessions row per conversation, only its owner may reach it. */
 @Injectable()
 export class ChatSessionsService {
-  constructor(@InjectDataSource() private readonly db: DataSource, private readonly published: PublishedRules) {}
+  constructor(
+    private readonly repo: ChatSessionsRepository,
+    private readonly published: PublishedRules,
+  ) {}
 
   /**
    * Writes the row (empty data, step 1, not completed) and asks the first question. With no
@@ -66,44 +63,76 @@ export class ChatSessionsService {
     const at = new Date();
     const question = chatNextQuestion(k.rules, parameters, {});
     const history = question ? [await this.questionMessage(question, parameters, at)] : [];
-    const pending: ChatPending | null = question ? { kind: 'question', parameter_id: question.parameter_id, options: question.options } : null;
-    const [row] = await this.db.query(
-      `INSERT INTO chatbot_sessions (user_id, rule_set_versions, conversation_history, pending, created_at, updated_at)
-       VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb, $5, $5) RETURNING ${COLUMNS}`,
-      [user.id, jsonb(k.versions), jsonb(history), jsonb(pending), at],
-    );
+    const pending: ChatPending | null = question
+      ? { kind: 'question', parameter_id: question.parameter_id, options: withNotAvailable(question.options) }
+      : null;
+    const row = await this.repo.insert({
+      user_id: user.id,
+      rule_set_versions: k.versions,
+      conversation_history: history,
+      pending,
+      created_at: at,
+    });
     return toJson(row);
   }
 
+  /** Own sessions; an administrator may read any (case review), but only the owner may answer or choose. */
   async get(user: AuthUser, id: string): Promise<ChatSessionJson> {
-    return toJson(await this.own(id, user));
+    const row = await this.repo.find(id, isAdmin(user.role) ? null : user.id);
+    if (!row) throw notFound('Chat session');
+    return toJson(row);
+  }
+
+  /**
+   * Case history, as /api/assessments: everyone else gets their own sessions, an administrator all
+   * of them or, with filter {"mine": true}, their own; filter user_id narrows to one user.
+   */
+  async list(user: AuthUser, q: ListQuery): Promise<Page<ChatSessionJson>> {
+    const filter = caseListFilter(user, q.filter);
+    if (!filter) return new Page('chat-sessions', [], 0, q.offset);
+    const { rows, total } = await this.repo.list(q, filter);
+    return new Page('chat-sessions', rows.map(toJson), total, q.offset);
   }
 
   /** Saves the answer, the answered list, the history and step + 1 in one write, then asks, offers a choice, or completes. */
   async answer(user: AuthUser, id: string, dto: AnswerDto): Promise<ChatSessionJson> {
     return this.write(id, user, async (row) => {
-      const last = row.answered_parameters.at(-1);
       // A repeated request for the answer just recorded changes nothing.
-      if (last === dto.parameter_id && sameJson(row.session_data[last], dto.value)) return null;
+      if (repeatsAnswer(row.answer_details.at(-1), dto)) return null;
       if (row.answered_parameters.includes(dto.parameter_id)) throw staleStep(row);
       if (row.is_completed) throw conflict('This chat session is already completed; start a new one.');
       const pending = row.pending;
       if (!pending) throw conflict('This chat session has no question to answer.');
       if (pending.kind === 'choice') {
-        throw validationFailed([{ field: 'parameter_id', message: 'No question is waiting for an answer: choose one of the recommendations offered' }]);
+        throw validationFailed([
+          { field: 'parameter_id', message: 'No question is waiting for an answer: choose one of the recommendations offered' },
+        ]);
       }
-      if (dto.parameter_id !== pending.parameter_id) throw validationFailed([{ field: 'parameter_id', message: 'This parameter was not asked' }]);
       const k = await this.published.of(row.rule_set_versions);
       const parameters = await this.parametersFor(k);
       const parameter = parameters.find((p) => p.id === pending.parameter_id) ?? k.parameterById.get(pending.parameter_id);
       if (!parameter) throw staleStep(row);
-      const problem = answerProblem(parameter, pending.options, dto.value);
-      if (problem) throw validationFailed([{ field: 'value', message: problem }]);
-
+      if (dto.parameter_id !== pending.parameter_id)
+        throw notAsked(
+          parameters.some((p) => p.id === dto.parameter_id),
+          parameter.display_name,
+        );
       const at = new Date();
-      const answers: Answers = { ...row.session_data, [parameter.id]: dto.value as AnswerValue };
-      const history = [...row.conversation_history, message('answer', answerLabel(pending.options, dto.value), at, { parameter_id: parameter.id })];
-      const base = { ...row, session_data: answers, answered_parameters: [...row.answered_parameters, parameter.id], conversation_history: history };
+      const detail = recordAnswer(parameter, pending.options, dto, at);
+
+      const answers: Answers = { ...row.session_data, [parameter.id]: detail.value as AnswerValue };
+      // The transcript shows what the clinician chose or typed, never a stand-in value.
+      const history = [
+        ...row.conversation_history,
+        message('answer', detail.label, at, { parameter_id: parameter.id, entered_as: detail.entered_as }),
+      ];
+      const base = {
+        ...row,
+        session_data: answers,
+        answered_parameters: [...row.answered_parameters, parameter.id],
+        answer_details: [...row.answer_details, detail],
+        conversation_history: history,
+      };
       return this.next(k, parameters, base, chatStep(k.rules, parameters, answers, { now: row.created_at }), at);
     });
   }
@@ -133,22 +162,38 @@ export class ChatSessionsService {
       return {
         ...row,
         conversation_history: [...row.conversation_history, await this.questionMessage(q, parameters, at)],
-        pending: { kind: 'question', parameter_id: q.parameter_id, options: q.options },
+        pending: { kind: 'question', parameter_id: q.parameter_id, options: withNotAvailable(q.options) },
       };
     }
+    const entered = enteredOf(row.answer_details);
     if (step.status === 'choice') {
+      const matched = step.matches.map((m) => toMatchedRule(m.finding, k, entered, false));
+      // Each button shows what choosing it means: severity, actions and the basis with the answers as entered.
+      const options = step.options.flatMap((o) => {
+        const m = matched.find((x) => x.rule_id === o.value);
+        return m ? [{ label: o.label, value: o.value, severity: m.severity, actions: m.actions, basis: m.basis }] : [];
+      });
       return {
         ...row,
-        conversation_history: [...row.conversation_history, message('question', step.message, at, { options: step.options })],
-        pending: { kind: 'choice', options: step.options },
-        matched_rules: step.matches.map((m) => toMatchedRule(m.rule, m.trace, k, false)),
+        conversation_history: [...row.conversation_history, message('question', step.message, at, { options, rules: matched })],
+        pending: { kind: 'choice', options },
+        matched_rules: matched,
       };
     }
+    const matched = step.matches.map((m) => toMatchedRule(m.finding, k, entered, m.rule.id === step.rule?.id));
+    // The final message shows the chosen rule and every other critical or high finding beside it.
+    const others = new Set(step.other_findings.map((f) => f.rule_id));
     return {
       ...row,
-      conversation_history: [...row.conversation_history, message('recommendation', step.message, at)],
+      conversation_history: [
+        ...row.conversation_history,
+        message('recommendation', step.message, at, {
+          rules: [...matched.filter((m) => m.selected), ...matched.filter((m) => !m.selected && others.has(m.rule_id))],
+          undetermined_rules: step.undetermined_rules.map((u) => toUndetermined(u, k)),
+        }),
+      ],
       pending: null,
-      matched_rules: step.matches.map((m) => toMatchedRule(m.rule, m.trace, k, m.rule.id === step.rule?.id)),
+      matched_rules: matched,
       is_completed: true,
       final_recommendations: toActions(step.final_recommendations),
       completed_at: at,
@@ -165,33 +210,30 @@ export class ChatSessionsService {
       const row = await this.own(id, user);
       const c = await decide(row);
       if (!c) return toJson(row);
-      const [rows] = await this.db.query(
-        `UPDATE chatbot_sessions SET session_data = $3::jsonb, answered_parameters = $4::jsonb, matched_rules = $5::jsonb,
-           conversation_history = $6::jsonb, current_step = current_step + 1, is_completed = $7, final_recommendations = $8::jsonb,
-           pending = $9::jsonb, completed_at = $10, updated_at = now()
-         WHERE id = $1 AND current_step = $2 RETURNING ${COLUMNS}`,
-        [id, row.current_step, jsonb(c.session_data), jsonb(c.answered_parameters), jsonb(c.matched_rules), jsonb(c.conversation_history),
-          c.is_completed, jsonb(c.final_recommendations), jsonb(c.pending), c.completed_at],
-      );
-      if (rows.length) return toJson(rows[0]);
+      const written = await this.repo.apply(id, row.current_step, c);
+      if (written) return toJson(written);
       if (attempt >= MAX_ATTEMPTS) throw staleStep(row);
     }
   }
 
   private async own(id: string, user: AuthUser): Promise<Row> {
-    const [row] = await this.db.query(`SELECT ${COLUMNS} FROM chatbot_sessions WHERE id = $1 AND user_id = $2`, [id, user.id]);
+    const row = await this.repo.find(id, user.id);
     if (!row) throw notFound('Chat session');
     return row;
   }
 
-  /** The parameters the rules use; when no rule uses any, every active parameter (spec section 4). */
+  /** The parameters the rules use; when no rule uses any, every active parameter (docs/product-spec.md section 4). */
   private async parametersFor(k: Knowledge): Promise<EngineParameter[]> {
     return chatQuestionOrder(k.rules, k.parameters).length > 0 ? k.parameters : this.published.activeParameters();
   }
 
   private async questionMessage(q: ChatQuestion, parameters: EngineParameter[], at: Date): Promise<ChatMessage> {
     const parameter = parameters.find((p) => p.id === q.parameter_id)!;
-    return message('question', await this.published.questionText(parameter), at, { parameter_id: q.parameter_id, options: q.options });
+    return message('question', await this.published.questionText(parameter), at, {
+      parameter_id: q.parameter_id,
+      options: withNotAvailable(q.options),
+      ...(q.input ? { input: q.input } : {}),
+    });
   }
 }
 
@@ -201,6 +243,7 @@ function toJson(r: Row): ChatSessionJson {
     user_id: r.user_id,
     session_data: r.session_data,
     answered_parameters: r.answered_parameters,
+    answer_details: r.answer_details ?? [],
     matched_rules: r.matched_rules,
     conversation_history: r.conversation_history,
     current_step: Number(r.current_step),

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeAction, type BasisItem, type ConditionTrace, type EngineRule, type LogEntry, type Recommendation } from '../../engine';
-import type { ActionJson, BasisJson, DebugLogEntry, RecommendationJson } from './assessment.entity';
+import {
+  type ActionJson,
+  type AnswerDetailJson,
+  type AssessmentResultJson,
+  type BasisJson,
+  type FindingJson,
+  type UndeterminedRuleJson,
+} from '@cds/contracts';
+import { normalizeAction, type BasisItem, type EngineRule, type LogEntry, type RuleFinding, type UndeterminedRule } from '@cds/engine';
+import type { DebugLogEntry } from './assessment.entity';
 import type { MatchedRule } from './chat-session.entity';
 import type { Knowledge } from './published-rules';
 
-/** The engine's results in the shapes that are stored and returned. */
+/** The engine's results in the shapes that are stored and returned, with display names and the answers as entered. */
 
 /** A jsonb query parameter; null stays SQL NULL (not the JSON value null). */
 export const jsonb = (value: unknown) => (value === null ? null : JSON.stringify(value));
@@ -16,24 +24,26 @@ export function toActions(actions: readonly unknown[] | undefined): ActionJson[]
   });
 }
 
-export function toBasis(items: readonly BasisItem[], k: Knowledge): BasisJson[] {
+/** Answers as entered, by parameter id: the basis shows these, never a stand-in. */
+export type Entered = ReadonlyMap<string, AnswerDetailJson>;
+export const enteredOf = (details: readonly AnswerDetailJson[]): Entered => new Map(details.map((d) => [d.parameter_id, d]));
+
+export function toBasis(items: readonly BasisItem[], k: Knowledge, entered: Entered): BasisJson[] {
   return items.map((b) => {
     const p = b.parameter_id ? k.parameterById.get(b.parameter_id) : undefined;
+    const given = b.parameter_id ? entered.get(b.parameter_id) : undefined;
     return {
-      parameter_id: b.parameter_id, parameter_name: b.parameter_name, display_name: p?.display_name ?? null, units: p?.units ?? null,
-      operator: b.operator, threshold: b.threshold, value: b.value,
+      parameter_id: b.parameter_id,
+      parameter_name: b.parameter_name,
+      display_name: b.display_name ?? p?.display_name ?? null,
+      units: b.units ?? p?.units ?? null,
+      operator: b.operator,
+      threshold: b.threshold,
+      value: given ? given.value : b.value,
+      label: given?.label ?? null,
+      unit: given?.unit ?? p?.units ?? null,
     };
   });
-}
-
-/** The conditions of a chat match that were checked and held. */
-export function traceBasis(trace: readonly ConditionTrace[], k: Knowledge): BasisJson[] {
-  return toBasis(
-    trace.filter((t) => t.result === true).map((t) => ({
-      parameter_id: t.parameter_id, parameter_name: t.parameter_name, operator: t.canonical_operator ?? t.operator, threshold: t.threshold, value: t.value,
-    })),
-    k,
-  );
 }
 
 function ruleSetOf(rule: Pick<EngineRule, 'rule_set_id'>, k: Knowledge) {
@@ -42,23 +52,69 @@ function ruleSetOf(rule: Pick<EngineRule, 'rule_set_id'>, k: Knowledge) {
   return v;
 }
 
-export function toRecommendation(r: Recommendation, k: Knowledge): RecommendationJson {
-  const rule = k.rules.find((x) => x.id === r.rule_id)!;
+/** The rule's citation, else its rule set's, else none. */
+function sourceOf(rule: EngineRule, k: Knowledge, given?: string | null): string | null {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
+  const own = text(given) ?? text(rule.source);
+  return own ?? (rule.rule_set_id ? (k.sourceOfRuleSet.get(rule.rule_set_id) ?? null) : null);
+}
+
+export function toFinding(r: RuleFinding, k: Knowledge, entered: Entered): FindingJson {
+  const rule = k.ruleById.get(r.rule_id)!;
   const v = ruleSetOf(rule, k);
   return {
-    rule_id: r.rule_id, rule_name: r.rule_name, rule_version: r.rule_version ?? v.version,
-    rule_set_id: v.rule_set_id, rule_set_name: v.name, rule_set_version_id: v.version_id,
-    description: rule.description ?? '', severity: r.severity, actions: toActions(r.actions), basis: toBasis(r.basis, k),
-    undetermined_higher_rules: r.undetermined_higher_rules ?? [],
+    rule_id: r.rule_id,
+    rule_name: r.rule_name,
+    rule_version: r.rule_version ?? rule.version ?? v.version,
+    rule_set_id: v.rule_set_id,
+    rule_set_name: v.name,
+    rule_set_version_id: v.version_id,
+    description: r.description ?? rule.description ?? '',
+    priority: r.priority ?? (Number(rule.priority) || 0),
+    severity: r.severity,
+    actions: toActions(r.actions),
+    basis: toBasis(r.basis, k, entered),
+    source: sourceOf(rule, k, r.source),
   };
 }
 
-export function toMatchedRule(rule: EngineRule, trace: readonly ConditionTrace[], k: Knowledge, selected: boolean): MatchedRule {
-  const v = ruleSetOf(rule, k);
+export function toUndetermined(u: UndeterminedRule, k: Knowledge): UndeterminedRuleJson {
+  const rule = k.ruleById.get(u.rule_id);
+  const v = rule?.rule_set_id ? k.versionOfRuleSet.get(rule.rule_set_id) : undefined;
   return {
-    rule_id: rule.id, rule_name: rule.name, rule_version: rule.version ?? v.version, rule_set_id: v.rule_set_id, rule_set_name: v.name,
-    basis: traceBasis(trace, k), selected,
+    rule_id: u.rule_id,
+    rule_name: u.rule_name,
+    rule_version: u.rule_version ?? rule?.version ?? v?.version,
+    ...(v ? { rule_set_name: v.name } : {}),
+    severity: u.severity,
+    unknown_parameters: u.unknown_parameters.map((m) => {
+      const p = m.parameter_id ? k.parameterById.get(m.parameter_id) : undefined;
+      return {
+        parameter_id: m.parameter_id,
+        parameter_name: m.parameter_name,
+        display_name: m.display_name ?? p?.display_name ?? m.parameter_name,
+        reason: m.reason,
+      };
+    }),
   };
+}
+
+/**
+ * What the engine decided at completion: every fired rule in the engine's order (the first is the
+ * primary recommendation) and the rules it could not decide.
+ */
+export interface EngineCompletion {
+  findings: RuleFinding[];
+  undetermined_rules: UndeterminedRule[];
+}
+
+export function toResult(done: EngineCompletion, k: Knowledge, entered: Entered): AssessmentResultJson {
+  const findings = done.findings.map((f) => toFinding(f, k, entered));
+  return { recommendation: findings[0] ?? null, findings, undetermined_rules: done.undetermined_rules.map((u) => toUndetermined(u, k)) };
+}
+
+export function toMatchedRule(finding: RuleFinding, k: Knowledge, entered: Entered, selected: boolean): MatchedRule {
+  return { ...toFinding(finding, k, entered), selected };
 }
 
 export function logEntries(entries: readonly LogEntry[], at: Date): DebugLogEntry[] {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
-import { defaultQuestionText, type EngineParameter, type EngineRule } from '../../engine';
-import { ParametersService } from '../parameters/parameters.service';
-import { RuleVersionsService, type PublishedRuleSet } from '../rules/rule-versions.service';
+import { defaultQuestionText, type EngineParameter, type EngineRule } from '@cds/engine';
+import { ParametersService } from '../parameters';
+import { RuleVersionsService, type PublishedRuleSet } from '../rules';
 import type { VersionRef } from './assessment.entity';
 
 /** The rules an assessment or chat session is decided with: published versions, merged. */
@@ -12,6 +12,15 @@ export interface Knowledge {
   parameters: EngineParameter[];
   parameterById: ReadonlyMap<string, EngineParameter>;
   versionOfRuleSet: ReadonlyMap<string, VersionRef>;
+  ruleById: ReadonlyMap<string, EngineRule>;
+  /** The rule set's citation, shown on a finding whose rule has none. */
+  sourceOfRuleSet: ReadonlyMap<string, string | null>;
+}
+
+/** The publish stream records a citation on rule sets; versions published before it have none. */
+function sourceOfSet(set: PublishedRuleSet): string | null {
+  const source = (set as { source?: unknown }).source;
+  return typeof source === 'string' && source.trim() !== '' ? source : null;
 }
 
 const MAX_CACHED = 500;
@@ -36,10 +45,33 @@ export class PublishedRules {
   private readonly versions = new Map<string, PublishedRuleSet>();
   private readonly merged = new Map<string, Knowledge>();
 
-  constructor(private readonly ruleVersions: RuleVersionsService, private readonly parameters: ParametersService) {}
+  constructor(
+    private readonly ruleVersions: RuleVersionsService,
+    private readonly parameters: ParametersService,
+  ) {}
 
-  /** The latest published version of every active, published rule set: what a new session uses. */
+  /**
+   * The latest published version of every active, published rule set: what a new session uses.
+   * One cheap query names those versions; the merged rules are cached by their ids, so a publish,
+   * an activation or a deactivation in any API process changes the key and is seen at once.
+   */
   async current(): Promise<Knowledge> {
+    return this.currentOf(await this.ruleVersions.loadPublishedVersionIds());
+  }
+
+  /**
+   * The same, with every parameter's LOINC code as stored now (a CDS hook call's needs), read in the
+   * same query as the version ids: an administrator's edit of a code applies at the next call, in
+   * every process.
+   */
+  async currentWithLoincCodes(): Promise<{ knowledge: Knowledge; loincCodes: ReadonlyMap<string, string> }> {
+    const { version_ids, loinc_codes } = await this.ruleVersions.loadPublishedVersionIdsAndLoincCodes();
+    return { knowledge: await this.currentOf(version_ids), loincCodes: new Map(Object.entries(loinc_codes)) };
+  }
+
+  private async currentOf(versionIds: readonly string[]): Promise<Knowledge> {
+    const hit = this.merged.get(versionIds.join(','));
+    if (hit) return hit;
     const sets = await this.ruleVersions.loadPublishedRuleSets();
     for (const set of sets) if (!this.versions.has(set.version_id)) remember(this.versions, set.version_id, set);
     return this.merge(sets);
@@ -51,7 +83,9 @@ export class PublishedRules {
     if (hit) return hit;
     const sets: PublishedRuleSet[] = [];
     for (const ref of refs) {
-      sets.push(this.versions.get(ref.version_id) ?? remember(this.versions, ref.version_id, await this.ruleVersions.loadVersion(ref.version_id)));
+      sets.push(
+        this.versions.get(ref.version_id) ?? remember(this.versions, ref.version_id, await this.ruleVersions.loadVersion(ref.version_id)),
+      );
     }
     return this.merge(sets);
   }
@@ -80,11 +114,16 @@ export class PublishedRules {
     for (const set of [...sets].sort((a, b) => a.published_at.localeCompare(b.published_at))) {
       for (const p of set.parameters) byId.set(p.id, p);
     }
+    const rules = sets.flatMap((s) => s.rules);
     return remember(this.merged, key(versions), {
       versions,
-      rules: sets.flatMap((s) => s.rules),
+      rules,
+      ruleById: new Map(rules.map((r) => [r.id, r])),
+      sourceOfRuleSet: new Map(sets.map((s) => [s.rule_set_id, sourceOfSet(s)])),
       // The spec's loaded order (display name); the chat breaks ties in usage with it.
-      parameters: [...byId.values()].sort((a, b) => a.display_name.toLowerCase().localeCompare(b.display_name.toLowerCase()) || (a.id < b.id ? -1 : 1)),
+      parameters: [...byId.values()].sort(
+        (a, b) => a.display_name.toLowerCase().localeCompare(b.display_name.toLowerCase()) || (a.id < b.id ? -1 : 1),
+      ),
       parameterById: byId,
       versionOfRuleSet: new Map(versions.map((v) => [v.rule_set_id, v])),
     });

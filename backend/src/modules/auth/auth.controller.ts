@@ -4,12 +4,14 @@ import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../users';
 import { ChangePasswordDto, SignUpDto, TokenDto } from './auth.dto';
-import { AuthService, type Session } from './auth.service';
-import { CurrentUser, Public, type AuthUser } from './auth-user';
+import type { SessionJson, UserJson } from '@cds/contracts';
+import { AuthService } from './auth.service';
+import { CurrentUser, Public, type AuthUser } from '../../common/auth-user';
 import { GoogleAuthGuard } from './guards';
 import type { LogoutScope } from './tokens.service';
+import { ContractResponse } from '../../common/contract-response';
 
 const SCOPES: LogoutScope[] = ['global', 'local', 'others'];
 const badQuery = (field: string, message: string) => new DomainError('validation_failed', message, [{ field, message }]);
@@ -23,54 +25,73 @@ export class AuthController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Public() @Post('signup')
+  @Public()
+  @ContractResponse('SessionJson')
+  @Post('signup')
   @ApiOperation({ summary: 'Create an account and sign in' })
-  signUp(@Body() body: SignUpDto, @Req() req: Request): Promise<Session> {
+  signUp(@Body() body: SignUpDto, @Req() req: Request): Promise<SessionJson> {
     return this.auth.signUp({ ...body, ...body.data }, req.ip ?? 'unknown');
   }
 
-  @Public() @Post('token') @HttpCode(200)
+  @Public()
+  @ContractResponse('SessionJson')
+  @Post('token')
+  @HttpCode(200)
   @ApiOperation({ summary: 'Sign in with a password (grant_type=password) or rotate a refresh token (grant_type=refresh_token)' })
-  token(@Query('grant_type') grantType: string, @Body() body: TokenDto, @Req() req: Request): Promise<Session> {
+  token(@Query('grant_type') grantType: string, @Body() body: TokenDto, @Req() req: Request): Promise<SessionJson> {
     if (grantType === 'password') return this.auth.signIn(body, req.ip ?? 'unknown');
     if (grantType === 'refresh_token') return this.auth.refresh(body.refresh_token);
     throw badQuery('grant_type', 'grant_type must be password or refresh_token');
   }
 
-  @Post('logout') @HttpCode(204) @ApiBearerAuth()
+  @Post('logout')
+  @HttpCode(204)
+  @ApiBearerAuth()
   @ApiOperation({ summary: 'Sign out this session (local), every session (global) or all the others (others)' })
   async logout(@CurrentUser() user: AuthUser, @Query('scope') scope: string = 'global'): Promise<void> {
     if (!SCOPES.includes(scope as LogoutScope)) throw badQuery('scope', 'scope must be global, local or others');
     await this.auth.logout(user, scope as LogoutScope);
   }
 
-  @Get('user') @ApiBearerAuth()
-  user(@CurrentUser() user: AuthUser) {
+  @ContractResponse('UserJson')
+  @Get('user')
+  @ApiBearerAuth()
+  user(@CurrentUser() user: AuthUser): Promise<UserJson> {
     return this.users.getUserJson(user.id);
   }
 
-  @Put('user') @ApiBearerAuth()
+  @ContractResponse('UserJson')
+  @Put('user')
+  @ApiBearerAuth()
   @ApiOperation({ summary: 'Change the password; every other session is signed out' })
-  changePassword(@CurrentUser() user: AuthUser, @Body() body: ChangePasswordDto) {
+  changePassword(@CurrentUser() user: AuthUser, @Body() body: ChangePasswordDto): Promise<UserJson> {
     return this.auth.changePassword(user, body.current_password, body.password);
   }
 
-  @Public() @Get('google') @UseGuards(GoogleAuthGuard)
+  @Public()
+  @Get('google')
+  @UseGuards(GoogleAuthGuard)
   @ApiOperation({ summary: 'Start Google sign-in (501 oauth_not_configured when not configured)' })
   google(): void {
     // The guard redirects to the provider.
   }
 
-  @Public() @Get('google/callback') @UseGuards(GoogleAuthGuard)
+  @Public()
+  @Get('google/callback')
+  @UseGuards(GoogleAuthGuard)
   googleCallback(@Req() req: Request, @Res() res: Response): void {
-    const result = req.user as Session | { error: string };
+    const result = req.user as SessionJson | { error: string };
     // The session travels in the fragment, which browsers never send to a server.
-    const fragment = 'error' in result
-      ? new URLSearchParams({ error: 'access_denied', error_description: result.error })
-      : new URLSearchParams({
-        access_token: result.access_token, refresh_token: result.refresh_token, expires_in: String(result.expires_in),
-        expires_at: String(result.expires_at), token_type: result.token_type,
-      });
+    const fragment =
+      'error' in result
+        ? new URLSearchParams({ error: 'access_denied', error_description: result.error })
+        : new URLSearchParams({
+            access_token: result.access_token,
+            refresh_token: result.refresh_token,
+            expires_in: String(result.expires_in),
+            expires_at: String(result.expires_at),
+            token_type: result.token_type,
+          });
     res.redirect(302, `${this.config.publicUrl}/#${fragment.toString()}`);
   }
 }

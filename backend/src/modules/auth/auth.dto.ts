@@ -4,40 +4,68 @@ import { IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class
 
 // Presence of email/password is checked by the service so the spec's exact message is returned.
 export class SignUpMetadataDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   first_name?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   last_name?: string;
 }
 
 export class SignUpDto {
-  @ApiProperty() @IsOptional() @IsString() @MaxLength(254)
+  @ApiProperty()
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
   email?: string;
 
-  @ApiProperty() @IsOptional() @IsString() @MaxLength(1024)
+  @ApiProperty()
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
   password?: string;
 
-  @ApiPropertyOptional({ type: SignUpMetadataDto }) @IsOptional() @IsObject()
-  @ValidateNested() @Type(() => SignUpMetadataDto)
+  @ApiPropertyOptional({ type: SignUpMetadataDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SignUpMetadataDto)
   data?: SignUpMetadataDto;
 }
 
 export class TokenDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(254)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
   email?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1024)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
   password?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   refresh_token?: string;
 }
 
 export class ChangePasswordDto {
-  @ApiProperty() @IsString() @MaxLength(1024)
+  @ApiProperty()
+  @IsString()
+  @MaxLength(1024)
   current_password: string;
 
-  @ApiProperty() @IsString() @MaxLength(1024)
+  @ApiProperty()
+  @IsString()
+  @MaxLength(1024)
   password: string;
 }

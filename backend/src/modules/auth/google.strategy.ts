@@ -8,7 +8,10 @@ import { CookieStateStore } from './oauth-state.store';
 /** Registered only when GOOGLE_CLIENT_ID is configured (see AuthModule). */
 @Injectable()
 export class GoogleStrategy extends PassportStrategy(Strategy, 'google') {
-  constructor(@Inject(APP_CONFIG) config: AppConfig, private readonly auth: AuthService) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly auth: AuthService,
+  ) {
     const g = config.google!;
     super({
       clientID: g.clientId,
@@ -29,7 +32,8 @@ export class GoogleStrategy extends PassportStrategy(Strategy, 'google') {
       const session = await this.auth.signInWithGoogle({
         sub: profile.id,
         email: email.value,
-        emailVerified: (email as { verified?: boolean | string }).verified === true || (email as { verified?: unknown }).verified === 'true',
+        emailVerified:
+          (email as { verified?: boolean | string }).verified === true || (email as { verified?: unknown }).verified === 'true',
         firstName: profile.name?.givenName,
         lastName: profile.name?.familyName,
       });

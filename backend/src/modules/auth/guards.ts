@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { DomainError, forbidden } from '../../common/errors';
-import { IS_PUBLIC, ROLES_KEY, type AuthUser } from './auth-user';
-import type { Role } from '../users/user.entity';
+import { DomainError, forbidden, RETRY_AFTER_SECONDS } from '../../common/errors';
+import { IS_PUBLIC, ROLES_KEY, SERVES_WITHOUT_DATABASE, type AuthUser } from '../../common/auth-user';
+import { hasRole, type Role } from '@cds/contracts';
 
 /** Global: every route needs a valid access token unless marked @Public(). */
 @Injectable()
@@ -18,8 +18,16 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     return isPublic ? true : super.canActivate(ctx);
   }
 
-  override handleRequest<T>(err: unknown, user: T, info: unknown): T {
+  override handleRequest<T>(err: unknown, user: T, info: unknown, ctx: ExecutionContext): T {
     if (err) throw err;
+    if ((user as AuthUser | undefined)?.sessionUnverified) {
+      const allowed = this.reflector.getAllAndOverride<boolean>(SERVES_WITHOUT_DATABASE, [ctx.getHandler(), ctx.getClass()]);
+      if (!allowed) {
+        throw new DomainError('service_unavailable', 'The database is unavailable; try again shortly', {
+          retry_after_seconds: RETRY_AFTER_SECONDS,
+        });
+      }
+    }
     if (!user) {
       const message = (info as Error | undefined)?.message ?? '';
       if (message === 'No auth token') throw new DomainError('unauthorized', 'Auth session missing!');
@@ -30,7 +38,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 }
 
-/** Global: enforces @Roles() from the spec's permission table. */
+/** Global: enforces @Roles() from the permission table of docs/product-spec.md section 6. */
 @Injectable()
 export class RolesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
@@ -39,7 +47,7 @@ export class RolesGuard implements CanActivate {
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [ctx.getHandler(), ctx.getClass()]);
     if (!roles) return true;
     const user = ctx.switchToHttp().getRequest().user as AuthUser | undefined;
-    if (!user?.role || !roles.includes(user.role)) throw forbidden();
+    if (!user || !hasRole(user.role, roles)) throw forbidden();
     return true;
   }
 }

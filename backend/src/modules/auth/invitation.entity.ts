@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { User, type Role } from '../users/user.entity';
+import type { Role } from '@cds/contracts';
+import { User } from '../users/user.entity';
 
 @Entity('invitations')
 @Check('CHK_invitations_role', `"role" IS NULL OR "role" IN ('admin', 'super_admin', 'pcp')`)

@@ -21,7 +21,11 @@ export class CookieStateStore {
   store(req: Request, _meta: unknown, cb: (err: Error | null, state?: string) => void) {
     const state = randomBytes(24).toString('base64url');
     req.res?.cookie(COOKIE, state, {
-      httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/api/auth/google', maxAge: 10 * 60 * 1000,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secure,
+      path: '/api/auth/google',
+      maxAge: 10 * 60 * 1000,
     });
     cb(null, state);
   }
@@ -29,8 +33,11 @@ export class CookieStateStore {
   verify(req: Request, state: string, _meta: unknown, cb: (err: Error | null, ok: boolean, info?: { message: string }) => void) {
     const expected = readCookie(req, COOKIE);
     req.res?.clearCookie(COOKIE, { path: '/api/auth/google' });
-    const ok = !!expected && typeof state === 'string' && expected.length === state.length
-      && timingSafeEqual(Buffer.from(expected), Buffer.from(state));
+    const ok =
+      !!expected &&
+      typeof state === 'string' &&
+      expected.length === state.length &&
+      timingSafeEqual(Buffer.from(expected), Buffer.from(state));
     cb(null, ok, ok ? undefined : { message: 'Invalid authorization request state' });
   }
 }

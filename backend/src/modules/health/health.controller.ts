@@ -2,10 +2,12 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
+import type { HealthJson } from '@cds/contracts';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Public } from '../auth/auth-user';
-import { PolishService } from '../polish/polish.service';
+import { Public } from '../../common/auth-user';
+import { PolishService } from '../polish';
+import { ContractResponse } from '../../common/contract-response';
 
 type Check = 'up' | 'down';
 
@@ -18,9 +20,11 @@ export class HealthController {
     private readonly polish: PolishService,
   ) {}
 
-  @Public() @Get()
+  @Public()
+  @ContractResponse('HealthJson')
+  @Get()
   @ApiOperation({ summary: 'Database and queue reachability: 200 when both are up, 503 otherwise' })
-  async health(@Res({ passthrough: true }) res: Response) {
+  async health(@Res({ passthrough: true }) res: Response): Promise<HealthJson> {
     const [database, queue] = await Promise.all([this.database(), this.queue()]);
     const ok = database === 'up' && queue === 'up';
     res.status(ok ? 200 : 503);

@@ -1,8 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, CreateDateColumn } from 'typeorm';
+import type { ChangeType } from '@cds/contracts';
 import { User } from '../users/user.entity';
-
-export const CHANGE_TYPES = ['created', 'updated', 'deleted', 'activated', 'deactivated'] as const;
-export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 /**
  * The audit trail of the parameter catalogue. parameter_id deliberately has no foreign key:

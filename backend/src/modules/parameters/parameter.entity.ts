@@ -1,21 +1,12 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { DataType } from '../../engine';
+import type { ParameterCategory, ParameterDataType } from '@cds/contracts';
 import { User } from '../users/user.entity';
 
-export const PARAMETER_DATA_TYPES = [
-  'number', 'text', 'boolean', 'date', 'select', 'lab_range', 'time_based', 'vitals', 'calculated',
-] as const satisfies readonly DataType[];
-export type ParameterDataType = (typeof PARAMETER_DATA_TYPES)[number];
-
-export const PARAMETER_CATEGORIES = ['demographics', 'vitals', 'labs', 'history', 'symptoms', 'other'] as const;
-export type ParameterCategory = (typeof PARAMETER_CATEGORIES)[number];
-
-/** LOINC codes are up to seven digits, a dash and a check digit (4548-4). */
-export const LOINC_PATTERN = /^[0-9]{1,7}-[0-9]$/;
-export const QUESTION_OVERRIDE_MAX = 200;
-
 @Entity('parameters')
-@Check('CHK_parameters_data_type', `"data_type" IN ('number', 'text', 'boolean', 'date', 'select', 'lab_range', 'time_based', 'vitals', 'calculated')`)
+@Check(
+  'CHK_parameters_data_type',
+  `"data_type" IN ('number', 'text', 'boolean', 'date', 'select', 'lab_range', 'time_based', 'vitals', 'calculated')`,
+)
 @Check('CHK_parameters_category', `"category" IN ('demographics', 'vitals', 'labs', 'history', 'symptoms', 'other')`)
 @Check('CHK_parameters_name', `btrim("name") <> '' AND btrim("display_name") <> ''`)
 @Check('CHK_parameters_version', `"version" >= 1`)

@@ -1,73 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { conflict, notFound } from '../../common/errors';
-import { idFilter, likePattern, ListQuery, Page } from '../../common/pagination';
-import type { EngineParameter } from '../../engine';
-import type { AuthUser } from '../auth/auth-user';
+import { idFilter, ListQuery, Page } from '../../common/pagination';
+import type { EngineParameter } from '@cds/engine';
+import {
+  PARAMETER_CATEGORIES,
+  PARAMETER_DATA_TYPES,
+  PARAMETER_WRITABLE_FIELDS,
+  type ChangeType,
+  type ParameterJson,
+  type SeedResultJson,
+} from '@cds/contracts';
+import type { AuthUser } from '../../common/auth-user';
 // The chat asks exactly this text: the override, else a polished question that is not stale, else the default.
-import { questionText } from '../polish/question-text';
-import { PolishService } from '../polish/polish.service';
-import { assertFilterKeys, boolFilter, iso, oneOfFilter, pgCode, sameJson, textFilter } from './api-helpers';
+import { PolishService, questionText } from '../polish';
+import { assertFilterKeys, boolFilter, iso, oneOfFilter, pgCode, sameJson, textFilter } from '../../common/api-helpers';
+import { loincProblem } from './loinc';
 import { DIABETES_TEMPLATES } from './diabetes-templates';
-import { ParameterChange, type ChangeType } from './parameter-change.entity';
-import { Parameter, PARAMETER_CATEGORIES, PARAMETER_DATA_TYPES } from './parameter.entity';
+import { Parameter } from './parameter.entity';
+import { ParametersRepository, type RuleUse } from './parameters.repository';
 import type { ActivationDto, CloneParameterDto, CreateParameterDto, FromTemplateDto, UpdateParameterDto } from './parameters.dto';
 
-export interface ParameterJson {
-  id: string;
-  name: string;
-  display_name: string;
-  description: string | null;
-  data_type: string;
-  category: string;
-  units: string | null;
-  is_required: boolean;
-  is_template: boolean;
-  template_name: string | null;
-  is_diabetes_specific: boolean;
-  version: number;
-  is_active: boolean;
-  validation_rules: Record<string, unknown>;
-  loinc_code: string | null;
-  question_text: string;
-  question_override: string | null;
-  polished_question: string | null;
-  polished_provider: string | null;
-  polished_input_hash: string | null;
-  polished_at: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** Fields PUT may change (the contract's writable fields but the reason); the rest is the server's (version, activation, polishing). */
+type Editable = Exclude<(typeof PARAMETER_WRITABLE_FIELDS)[number], 'change_reason'>;
+const EDITABLE = PARAMETER_WRITABLE_FIELDS.filter((f): f is Editable => f !== 'change_reason');
 
-export interface SeedResult {
-  created: number;
-  message: string;
-  templates: ParameterJson[];
-}
-
-/** The fields the change history records; `version` shows which edit it was. */
-const AUDITED = [
-  'name', 'display_name', 'description', 'data_type', 'category', 'units', 'is_required', 'is_template',
-  'template_name', 'version', 'is_active', 'validation_rules', 'loinc_code', 'question_override',
-] as const;
+/** The fields the change history records: the editable ones and the server's flags; `version` shows which edit it was. */
+const AUDITED = [...EDITABLE, 'is_template', 'version', 'is_active'] as const;
 type Audited = (typeof AUDITED)[number];
 type Snapshot = Partial<Record<Audited, unknown>>;
 
-/** Fields PUT may change; everything else is the server's (version, activation, polishing). */
-const EDITABLE = [
-  'name', 'display_name', 'description', 'data_type', 'category', 'units', 'is_required',
-  'template_name', 'validation_rules', 'loinc_code', 'question_override',
-] as const satisfies readonly Audited[];
-
-// Text sorts ignore case, so the order is the same on every database collation (PGlite sorts bytes).
-const SORT: Record<string, string> = {
-  display_name: 'lower(p.display_name)', name: 'lower(p.name)', category: 'p.category', data_type: 'p.data_type',
-  version: 'p.version', created_at: 'p.created_at', updated_at: 'p.updated_at',
-};
-export const PARAMETER_SORTABLE = Object.keys(SORT);
+export { PARAMETER_SORTABLE } from './parameters.repository';
 const FILTERS = ['q', 'category', 'data_type', 'is_template', 'is_active', 'id'];
 const COPY = ' (copy)';
 
@@ -103,8 +67,13 @@ export function toParameterJson(p: Parameter): ParameterJson {
 /** What the engine needs of a parameter (and what a published version snapshots). */
 export function toEngineParameter(p: Parameter): EngineParameter {
   return {
-    id: p.id, name: p.name, display_name: p.display_name, data_type: p.data_type,
-    units: p.units, validation_rules: p.validation_rules ?? {}, is_active: p.is_active,
+    id: p.id,
+    name: p.name,
+    display_name: p.display_name,
+    data_type: p.data_type,
+    units: p.units,
+    validation_rules: p.validation_rules ?? {},
+    is_active: p.is_active,
   };
 }
 
@@ -112,22 +81,13 @@ function snapshot(p: Partial<Parameter>): Snapshot {
   return Object.fromEntries(AUDITED.filter((k) => p[k] !== undefined).map((k) => [k, p[k]]));
 }
 
-/** Writes one change-history row; always called inside the transaction of the change itself. */
-export async function recordChange(
-  m: EntityManager, p: { id: string; name: string }, change_type: ChangeType,
-  old_values: Snapshot | null, new_values: Snapshot | null, actor: AuthUser, reason?: string | null,
-): Promise<void> {
-  await m.save(ParameterChange, m.create(ParameterChange, {
-    parameter_id: p.id, parameter_name: p.name, change_type, old_values, new_values,
-    changed_by: actor.id, change_reason: reason?.trim() || null,
-  }));
-}
-
-interface RuleUse { id: string; name: string; rule_set_id: string }
-
 @Injectable()
 export class ParametersService {
-  constructor(@InjectDataSource() private readonly db: DataSource, private readonly polish: PolishService) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ParametersRepository,
+    private readonly polish: PolishService,
+  ) {}
 
   // polish: after the commit, queue polishing when the question is missing or its input changed; never fails the save.
   private async queuePolish(json: ParameterJson): Promise<ParameterJson> {
@@ -138,56 +98,51 @@ export class ParametersService {
   async list(q: ListQuery): Promise<Page<ParameterJson>> {
     const f = q.filter;
     assertFilterKeys(f, FILTERS);
-    const qb = this.db.createQueryBuilder(Parameter, 'p');
     const ids = idFilter(f);
-    if (ids) qb.andWhere('p.id IN (:...ids)', { ids });
     const text = textFilter(f, 'q');
-    if (text) qb.andWhere('(p.display_name ILIKE :q OR p.name ILIKE :q)', { q: likePattern(text) });
-    const category = oneOfFilter(f, 'category', PARAMETER_CATEGORIES);
-    if (category) qb.andWhere('p.category IN (:...category)', { category });
-    const dataType = oneOfFilter(f, 'data_type', PARAMETER_DATA_TYPES);
-    if (dataType) qb.andWhere('p.data_type IN (:...dataType)', { dataType });
-    const template = boolFilter(f, 'is_template');
-    if (template !== undefined) qb.andWhere('p.is_template = :template', { template });
+    const categories = oneOfFilter(f, 'category', PARAMETER_CATEGORIES);
+    const dataTypes = oneOfFilter(f, 'data_type', PARAMETER_DATA_TYPES);
+    const isTemplate = boolFilter(f, 'is_template');
     // Active only by default; a lookup by id (react-admin getMany) must also find deactivated ones.
-    if (f.is_active !== 'all') {
-      const active = boolFilter(f, 'is_active') ?? (ids ? undefined : true);
-      if (active !== undefined) qb.andWhere('p.is_active = :active', { active });
-    }
-    const total = await qb.clone().getCount();
-    const rows = await qb.orderBy(SORT[q.sort.field], q.sort.order).addOrderBy('p.id').offset(q.offset).limit(q.limit).getMany();
+    const isActive = f.is_active === 'all' ? undefined : (boolFilter(f, 'is_active') ?? (ids ? undefined : true));
+    const { rows, total } = await this.repo.list(q, { ids, text, categories, dataTypes, isTemplate, isActive });
     return new Page('parameters', rows.map(toParameterJson), total, q.offset);
   }
 
   async get(id: string): Promise<ParameterJson> {
-    const p = await this.db.manager.findOne(Parameter, { where: { id } });
+    const p = await this.repo.find(id);
     if (!p) throw notFound('Parameter');
     return toParameterJson(p);
   }
 
   async templates(): Promise<ParameterJson[]> {
-    const rows = await this.db.createQueryBuilder(Parameter, 'p').where('p.is_template')
-      .orderBy('lower(p.display_name)').addOrderBy('p.id').getMany();
-    return rows.map(toParameterJson);
+    return (await this.repo.byDisplayName('templates')).map(toParameterJson);
   }
 
   /** Active, non-template parameters in the engine's shape (for the assessments module). */
   async activeEngineParameters(): Promise<EngineParameter[]> {
-    const rows = await this.db.createQueryBuilder(Parameter, 'p').where('p.is_active AND NOT p.is_template')
-      .orderBy('lower(p.display_name)').addOrderBy('p.id').getMany();
-    return rows.map(toEngineParameter);
+    return (await this.repo.byDisplayName('active')).map(toEngineParameter);
   }
 
   async create(actor: AuthUser, dto: CreateParameterDto): Promise<ParameterJson> {
     const id = await this.tx(async (m) => {
-      const row = m.create(Parameter, {
-        name: dto.name, display_name: dto.display_name, description: dto.description || null,
-        data_type: dto.data_type, category: dto.category, units: dto.units || null,
-        is_required: dto.is_required ?? true, is_template: dto.is_template ?? false,
-        template_name: dto.template_name || null, validation_rules: dto.validation_rules ?? {},
-        loinc_code: dto.loinc_code || null, question_override: dto.question_override || null,
-        version: 1, is_active: true, created_by: actor.id,
-      });
+      const row: Partial<Parameter> = {
+        name: dto.name,
+        display_name: dto.display_name,
+        description: dto.description || null,
+        data_type: dto.data_type,
+        category: dto.category,
+        units: dto.units || null,
+        is_required: dto.is_required ?? true,
+        is_template: dto.is_template ?? false,
+        template_name: dto.template_name || null,
+        validation_rules: dto.validation_rules ?? {},
+        loinc_code: dto.loinc_code || null,
+        question_override: dto.question_override || null,
+        version: 1,
+        is_active: true,
+        created_by: actor.id,
+      };
       return this.insertWithHistory(m, row, actor, dto.change_reason);
     });
     return this.queuePolish(await this.get(id));
@@ -206,15 +161,18 @@ export class ParametersService {
       if (Object.keys(next).length === 0) return;
       if (next.name !== undefined && (p.is_active || p.is_template)) await this.assertNameFree(m, next.name, p.is_template, p.id);
       if (next.data_type !== undefined) {
-        const uses = await this.rulesUsing(m, p.id);
+        const uses = await this.repo.rulesUsing(m, p.id);
         if (uses.length) {
-          throw conflict(`The data type of ${p.display_name} cannot change while ${describeUses(uses)} use it: their conditions were written for ${p.data_type}.`, { rules: uses });
+          throw conflict(
+            `The data type of ${p.display_name} cannot change while ${describeUses(uses)} use it: their conditions were written for ${p.data_type}.`,
+            { rules: uses },
+          );
         }
       }
       next.version = p.version + 1;
       const before = snapshot(Object.fromEntries(Object.keys(next).map((k) => [k, p[k as keyof Parameter]])) as Partial<Parameter>);
-      await m.update(Parameter, { id }, next as QueryDeepPartialEntity<Parameter>);
-      await recordChange(m, { id, name: next.name ?? p.name }, 'updated', before, snapshot(next), actor, dto.change_reason);
+      await this.repo.update(m, id, next);
+      await this.recordChange(m, { id, name: next.name ?? p.name }, 'updated', before, snapshot(next), actor, dto.change_reason);
     });
     return this.queuePolish(await this.get(id));
   }
@@ -226,13 +184,13 @@ export class ParametersService {
   async remove(actor: AuthUser, id: string, reason?: string): Promise<ParameterJson> {
     return this.tx(async (m) => {
       const p = await this.lock(m, id);
-      const uses = await this.rulesUsing(m, id);
+      const uses = await this.repo.rulesUsing(m, id);
       if (uses.length) {
         throw conflict(`${p.display_name} is used by ${describeUses(uses)}; deactivate it instead of deleting it.`, { rules: uses });
       }
       const json = toParameterJson(p);
-      await m.delete(Parameter, { id });
-      await recordChange(m, p, 'deleted', snapshot(p), null, actor, reason);
+      await this.repo.delete(m, id);
+      await this.recordChange(m, p, 'deleted', snapshot(p), null, actor, reason);
       return json;
     });
   }
@@ -242,19 +200,27 @@ export class ParametersService {
       const p = await this.lock(m, id);
       if (p.is_active === dto.is_active) return;
       if (dto.is_active && !p.is_template) await this.assertNameFree(m, p.name, false, p.id);
-      await m.update(Parameter, { id }, { is_active: dto.is_active });
-      await recordChange(m, p, dto.is_active ? 'activated' : 'deactivated', { is_active: p.is_active }, { is_active: dto.is_active }, actor, dto.change_reason);
+      await this.repo.update(m, id, { is_active: dto.is_active });
+      await this.recordChange(
+        m,
+        p,
+        dto.is_active ? 'activated' : 'deactivated',
+        { is_active: p.is_active },
+        { is_active: dto.is_active },
+        actor,
+        dto.change_reason,
+      );
     });
     return this.get(id);
   }
 
-  /** Product spec section 7: a copy of the template, with overrides; a real parameter (not a template), version 1, active. */
+  /** docs/product-spec.md section 7: a copy of the template, with overrides; a real parameter (not a template), version 1, active. */
   async fromTemplate(actor: AuthUser, dto: FromTemplateDto): Promise<ParameterJson> {
     const o = dto.overrides ?? {};
     const id = await this.tx(async (m) => {
-      const t = await m.findOne(Parameter, { where: { id: dto.template_id, is_template: true } });
+      const t = await this.repo.findTemplate(m, dto.template_id);
       if (!t) throw notFound('Parameter template');
-      const row = m.create(Parameter, {
+      const row: Partial<Parameter> = {
         name: o.name ?? t.name,
         display_name: o.display_name ?? t.display_name,
         description: o.description !== undefined ? o.description || null : t.description,
@@ -267,8 +233,10 @@ export class ParametersService {
         is_template: false,
         template_name: t.template_name,
         question_override: t.question_override,
-        version: 1, is_active: true, created_by: actor.id,
-      });
+        version: 1,
+        is_active: true,
+        created_by: actor.id,
+      };
       return this.insertWithHistory(m, row, actor, dto.change_reason ?? `Created from template "${t.display_name}"`);
     });
     return this.queuePolish(await this.get(id));
@@ -277,37 +245,40 @@ export class ParametersService {
   /** A real, independent copy under a new name; polishing starts afresh since the wording may differ. */
   async clone(actor: AuthUser, id: string, dto: CloneParameterDto): Promise<ParameterJson> {
     const newId = await this.tx(async (m) => {
-      const s = await m.findOne(Parameter, { where: { id } });
+      const s = await this.repo.find(id, m);
       if (!s) throw notFound('Parameter');
-      const row = m.create(Parameter, {
-        name: dto.name, display_name: dto.display_name ?? `${s.display_name.slice(0, 200 - COPY.length)}${COPY}`,
-        description: s.description, data_type: s.data_type, category: s.category, units: s.units,
-        is_required: s.is_required, is_template: s.is_template, template_name: s.template_name,
-        validation_rules: s.validation_rules, loinc_code: s.loinc_code, question_override: s.question_override,
-        version: 1, is_active: true, created_by: actor.id,
-      });
+      const row: Partial<Parameter> = {
+        name: dto.name,
+        display_name: dto.display_name ?? `${s.display_name.slice(0, 200 - COPY.length)}${COPY}`,
+        description: s.description,
+        data_type: s.data_type,
+        category: s.category,
+        units: s.units,
+        is_required: s.is_required,
+        is_template: s.is_template,
+        template_name: s.template_name,
+        validation_rules: s.validation_rules,
+        loinc_code: s.loinc_code,
+        question_override: s.question_override,
+        version: 1,
+        is_active: true,
+        created_by: actor.id,
+      };
       return this.insertWithHistory(m, row, actor, dto.change_reason ?? `Cloned from "${s.name}"`);
     });
     return this.queuePolish(await this.get(newId));
   }
 
   /** Creates whichever of the six diabetes templates do not exist yet (matched by name). */
-  async seedTemplates(actor: AuthUser): Promise<SeedResult> {
+  async seedTemplates(actor: AuthUser): Promise<SeedResultJson> {
     const createdIds = await this.tx(async (m) => {
       const ids: string[] = [];
       for (const t of DIABETES_TEMPLATES) {
-        // ON CONFLICT on the template-name index: two administrators seeding at once create each template once.
-        const rows: { id: string }[] = await m.query(
-          `INSERT INTO "parameters" ("name", "display_name", "description", "data_type", "category", "units", "is_required",
-             "is_template", "template_name", "validation_rules", "loinc_code", "created_by")
-           VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, $9, $10, $11)
-           ON CONFLICT (lower("name")) WHERE "is_template" DO NOTHING RETURNING "id"`,
-          [t.name, t.display_name, t.description, t.data_type, t.category, t.units, t.is_required, t.template_name,
-            JSON.stringify(t.validation_rules), t.loinc_code, actor.id],
-        );
-        if (!rows.length) continue;
-        const p = await m.findOneOrFail(Parameter, { where: { id: rows[0].id } });
-        await recordChange(m, p, 'created', null, snapshot(p), actor, 'Seeded diabetes parameter template');
+        const loinc = loincProblem(t.loinc_code);
+        if (loinc) throw new Error(`Template "${t.name}": ${loinc}`);
+        const p = await this.repo.insertTemplateIfMissing(m, t, actor.id);
+        if (!p) continue;
+        await this.recordChange(m, p, 'created', null, snapshot(p), actor, 'Seeded diabetes parameter template');
         ids.push(p.id);
       }
       return ids;
@@ -315,40 +286,50 @@ export class ParametersService {
     const created = createdIds.length;
     return {
       created,
-      message: created > 0
-        ? `Created ${created} diabetes parameter templates.`
-        : 'All diabetes parameter templates already exist; none were created.',
+      message:
+        created > 0
+          ? `Created ${created} diabetes parameter templates.`
+          : 'All diabetes parameter templates already exist; none were created.',
       templates: (await this.templates()).filter((t) => DIABETES_TEMPLATES.some((d) => d.name === t.name.toLowerCase())),
     };
   }
 
-  private async insertWithHistory(m: EntityManager, row: Parameter, actor: AuthUser, reason?: string): Promise<string> {
-    await this.assertNameFree(m, row.name, row.is_template);
-    const saved = await m.save(Parameter, row);
-    await recordChange(m, saved, 'created', null, snapshot(saved), actor, reason);
+  private async insertWithHistory(m: EntityManager, row: Partial<Parameter>, actor: AuthUser, reason?: string): Promise<string> {
+    await this.assertNameFree(m, row.name!, row.is_template!);
+    const saved = await this.repo.insert(m, row);
+    await this.recordChange(m, saved, 'created', null, snapshot(saved), actor, reason);
     return saved.id;
   }
 
+  /** Writes one change-history row; always called inside the transaction of the change itself. */
+  private recordChange(
+    m: EntityManager,
+    p: { id: string; name: string },
+    change_type: ChangeType,
+    old_values: Snapshot | null,
+    new_values: Snapshot | null,
+    actor: AuthUser,
+    reason?: string | null,
+  ): Promise<void> {
+    return this.repo.recordChange(m, {
+      parameter_id: p.id,
+      parameter_name: p.name,
+      change_type,
+      old_values,
+      new_values,
+      changed_by: actor.id,
+      change_reason: reason?.trim() || null,
+    });
+  }
+
   private async lock(m: EntityManager, id: string): Promise<Parameter> {
-    const p = await m.findOne(Parameter, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    const p = await this.repo.lock(m, id);
     if (!p) throw notFound('Parameter');
     return p;
   }
 
   private async assertNameFree(m: EntityManager, name: string, isTemplate: boolean, exceptId?: string): Promise<void> {
-    const qb = m.createQueryBuilder(Parameter, 'p')
-      .where('lower(p.name) = lower(:name)', { name })
-      .andWhere(isTemplate ? 'p.is_template' : 'p.is_active AND NOT p.is_template');
-    if (exceptId) qb.andWhere('p.id <> :exceptId', { exceptId });
-    if (await qb.getExists()) throw nameTaken(name, isTemplate);
-  }
-
-  /** Every rule (active or soft-deleted: both still exist) whose conditions name the parameter. */
-  private async rulesUsing(m: EntityManager, id: string): Promise<RuleUse[]> {
-    return m.query(
-      `SELECT "id", "name", "rule_set_id" FROM "rules" WHERE "conditions" @> $1::jsonb ORDER BY "name", "id"`,
-      [JSON.stringify([{ parameter: id }])],
-    );
+    if (await this.repo.nameTaken(m, name, isTemplate, exceptId)) throw nameTaken(name, isTemplate);
   }
 
   /** A transaction whose constraint violations come back as the domain's 409s. */
@@ -368,7 +349,10 @@ function nameTaken(name: string, isTemplate: boolean) {
 }
 
 function describeUses(uses: RuleUse[]): string {
-  const names = uses.slice(0, 5).map((u) => `"${u.name}"`).join(', ');
+  const names = uses
+    .slice(0, 5)
+    .map((u) => `"${u.name}"`)
+    .join(', ');
   const more = uses.length > 5 ? ` and ${uses.length - 5} more` : '';
   return `${uses.length === 1 ? '1 rule' : `${uses.length} rules`} (${names}${more})`;
 }

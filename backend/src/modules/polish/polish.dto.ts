@@ -6,14 +6,20 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** The spec's remote-function body: camelCase, as the product spec names it. */
 export class PolishQuestionDto {
-  @ApiProperty({ example: 'HbA1c', maxLength: 200 }) @Transform(trim)
-  @IsDefined({ message: 'displayName is required' }) @IsString({ message: 'displayName must be text' })
-  @MinLength(1, { message: 'displayName is required' }) @MaxLength(200)
+  @ApiProperty({ example: 'HbA1c', maxLength: 200 })
+  @Transform(trim)
+  @IsDefined({ message: 'displayName is required' })
+  @IsString({ message: 'displayName must be text' })
+  @MinLength(1, { message: 'displayName is required' })
+  @MaxLength(200)
   displayName: string;
 
-  @ApiProperty({ example: 'hba1c', maxLength: 100 }) @Transform(trim)
-  @IsDefined({ message: 'parameterName is required' }) @IsString({ message: 'parameterName must be text' })
-  @MinLength(1, { message: 'parameterName is required' }) @MaxLength(100)
+  @ApiProperty({ example: 'hba1c', maxLength: 100 })
+  @Transform(trim)
+  @IsDefined({ message: 'parameterName is required' })
+  @IsString({ message: 'parameterName must be text' })
+  @MinLength(1, { message: 'parameterName is required' })
+  @MaxLength(100)
   parameterName: string;
 }
 

@@ -7,7 +7,7 @@ import { PolishController } from './polish.controller';
 import { PolishProcessor } from './polish.processor';
 import { PolishRunner } from './polish.runner';
 import { PolishService } from './polish.service';
-import { PolishStore } from './polish.store';
+import { PolishRepository } from './polish.repository';
 import { PolishProviders } from './providers/polish-providers';
 import { QueueDashboard } from './queue-dashboard';
 import { createJobQueue } from './queue/create-job-queue';
@@ -22,12 +22,18 @@ import { createJobQueue } from './queue/create-job-queue';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
         const logger = new Logger('Queue');
-        return createJobQueue<PolishJobData>(config, POLISH_QUEUE, POLISH_QUEUE_OPTIONS, {
-          warn: (m) => logger.warn(m), error: (m) => logger.error(m),
-        });
+        return createJobQueue<PolishJobData>(
+          config,
+          POLISH_QUEUE,
+          { ...POLISH_QUEUE_OPTIONS, concurrency: config.workerConcurrency },
+          {
+            warn: (m) => logger.warn(m),
+            error: (m) => logger.error(m),
+          },
+        );
       },
     },
-    PolishStore,
+    PolishRepository,
     PolishProviders,
     PolishService,
     PolishProcessor,

@@ -14,6 +14,8 @@ import type { JobQueue } from './queue/job-queue';
 export class PolishRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PolishRunner');
   private started = false;
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
 
   constructor(
     @Inject(POLISH_JOB_QUEUE) private readonly queue: JobQueue<PolishJobData>,
@@ -34,16 +36,34 @@ export class PolishRunner implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.started) return;
     this.started = true;
     await this.queue.process((job) => this.processor.process(job));
-    // Catches up on whatever was missed: jobs lost with an in-process runner, a Redis outage
-    // while parameters were saved, parameters older than this feature.
-    this.polish.sweep().then(
-      (n) => { if (n > 0) this.logger.log(`Queued ${n} parameter(s) whose question was missing or out of date`); },
-      (err: Error) => this.logger.warn(`Start-up sweep failed: ${err.message}`),
-    );
+    // Catches up on whatever was missed: jobs lost with an in-process runner, parameters older
+    // than this feature, and parameters saved while Redis was away (their save could not queue
+    // a job): at start, when the queue's connection comes back, and every interval.
+    void this.catchUp('start-up');
+    this.queue.onReconnect(() => void this.catchUp('queue reconnected'));
+    if (this.config.polishSweepIntervalMs > 0) {
+      this.timer = setInterval(() => void this.catchUp('periodic'), this.config.polishSweepIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** One sweep at a time; a failed one (database or Redis still away) waits for the next trigger. */
+  async catchUp(reason: string): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const n = await this.polish.sweep();
+      if (n > 0) this.logger.log(`Queued ${n} parameter(s) whose question was missing or out of date (${reason})`);
+    } catch (err) {
+      this.logger.warn(`Polish catch-up (${reason}) failed: ${(err as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   /** Before the database closes (onApplicationShutdown): active jobs still need it. */
   async onModuleDestroy() {
+    clearInterval(this.timer);
     await this.queue.close();
   }
 }

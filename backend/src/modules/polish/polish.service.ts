@@ -2,30 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { DomainError, notFound } from '../../common/errors';
 import { UUID } from '../../common/pagination';
-import { defaultQuestionText } from '../../engine/chat';
+import { defaultQuestionText } from '@cds/engine';
 import { POLISH_JOB_QUEUE, POLISH_JOBS, type PolishJobData } from './polish.constants';
 import { polishInputHash, polishInputOf, polishJobId, type PolishSource } from './polish-input';
 import { storedQuestion } from './question-text';
-import { PolishStore } from './polish.store';
+import { PolishRepository } from './polish.repository';
+import type { PolishEnqueueJson, PolishStatusJson } from '@cds/contracts';
 import { PolishProviders, type ProviderName } from './providers/polish-providers';
-import type { JobCounts, JobQueue, QueueDriver } from './queue/job-queue';
+import type { JobQueue } from './queue/job-queue';
 
-export interface EnqueueResult {
-  job_id: string;
-  parameter_id: string;
-  /** 'already_queued' when the same input was still waiting or running. */
-  status: 'queued' | 'already_queued';
-}
-
-export interface PolishStatus {
-  driver: QueueDriver;
-  provider: ProviderName;
-  counts: JobCounts;
-}
-
-export type PolishOutcome =
-  | { status: 'polished'; provider: ProviderName }
-  | { status: 'skipped'; reason: 'deleted' | 'stale' };
+export type PolishOutcome = { status: 'polished'; provider: ProviderName } | { status: 'skipped'; reason: 'deleted' | 'stale' };
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -35,7 +21,7 @@ export class PolishService {
 
   constructor(
     @Inject(POLISH_JOB_QUEUE) private readonly queue: JobQueue<PolishJobData>,
-    private readonly store: PolishStore,
+    private readonly store: PolishRepository,
     private readonly providers: PolishProviders,
   ) {}
 
@@ -56,7 +42,7 @@ export class PolishService {
   }
 
   /** On demand (admin): queues the parameter as it is now. */
-  async requestPolish(parameterId: string): Promise<EnqueueResult> {
+  async requestPolish(parameterId: string): Promise<PolishEnqueueJson> {
     const parameter = await this.store.find(parameterId);
     if (!parameter) throw notFound('Parameter');
     const { id, added } = await this.enqueue(parameter.id, polishInputHash(parameter)).catch(queueUnavailable);
@@ -65,7 +51,12 @@ export class PolishService {
 
   /** The job: reload, skip if deleted or changed since queued, polish, store. Safe to run twice. */
   async polishStoredParameter(data: PolishJobData): Promise<PolishOutcome> {
-    if (typeof data?.parameterId !== 'string' || !UUID.test(data.parameterId) || typeof data.inputHash !== 'string' || !HASH.test(data.inputHash)) {
+    if (
+      typeof data?.parameterId !== 'string' ||
+      !UUID.test(data.parameterId) ||
+      typeof data.inputHash !== 'string' ||
+      !HASH.test(data.inputHash)
+    ) {
       throw new UnrecoverableError('Malformed polish job payload');
     }
     const parameter = await this.store.find(data.parameterId);
@@ -87,9 +78,15 @@ export class PolishService {
       if (known && known.display_name === displayName) {
         return storedQuestion(known) ?? (await this.providers.polish(polishInputOf(known))).question;
       }
-      return (await this.providers.polish({
-        displayName, name: parameterName, category: known?.category, dataType: known?.data_type, units: known?.units,
-      })).question;
+      return (
+        await this.providers.polish({
+          displayName,
+          name: parameterName,
+          category: known?.category,
+          dataType: known?.data_type,
+          units: known?.units,
+        })
+      ).question;
     } catch (err) {
       this.logger.warn(`Polishing failed unexpectedly: ${(err as Error).message}`);
       return defaultQuestionText({ display_name: displayName, name: parameterName });
@@ -101,7 +98,7 @@ export class PolishService {
     return this.queue.isHealthy();
   }
 
-  async status(): Promise<PolishStatus> {
+  async status(): Promise<PolishStatusJson> {
     return { driver: this.queue.driver, provider: this.providers.primary, counts: await this.queue.counts().catch(queueUnavailable) };
   }
 

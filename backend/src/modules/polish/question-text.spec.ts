@@ -5,7 +5,9 @@ const base = { name: 'hba1c', display_name: 'HbA1c', category: 'labs', data_type
 
 describe('questionText', () => {
   it("uses the spec's default until a question is stored", () => {
-    expect(questionText({ ...base, polished_question: null, polished_input_hash: null, question_override: null })).toBe('What is your hba1c?');
+    expect(questionText({ ...base, polished_question: null, polished_input_hash: null, question_override: null })).toBe(
+      'What is your hba1c?',
+    );
   });
 
   it('uses the polished question made from the parameter as it is now', () => {
@@ -14,12 +16,22 @@ describe('questionText', () => {
   });
 
   it('ignores a polished question made for an older display name', () => {
-    const stale = { ...base, display_name: 'Glucose', polished_question: 'What was the latest HbA1c?', polished_input_hash: polishInputHash(base) };
+    const stale = {
+      ...base,
+      display_name: 'Glucose',
+      polished_question: 'What was the latest HbA1c?',
+      polished_input_hash: polishInputHash(base),
+    };
     expect(questionText(stale)).toBe('What is your glucose?');
   });
 
   it("prefers an admin's override to everything", () => {
-    const overridden = { ...base, question_override: ' Latest A1c? ', polished_question: 'What was the latest HbA1c?', polished_input_hash: polishInputHash(base) };
+    const overridden = {
+      ...base,
+      question_override: ' Latest A1c? ',
+      polished_question: 'What was the latest HbA1c?',
+      polished_input_hash: polishInputHash(base),
+    };
     expect(questionText(overridden)).toBe('Latest A1c?');
   });
 });

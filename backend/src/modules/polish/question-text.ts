@@ -1,4 +1,4 @@
-import { defaultQuestionText } from '../../engine/chat';
+import { defaultQuestionText } from '@cds/engine';
 import { polishInputHash, type PolishSource } from './polish-input';
 
 export interface QuestionSource extends PolishSource {

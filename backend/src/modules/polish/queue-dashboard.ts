@@ -1,27 +1,31 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { NextFunction, Request, Response } from 'express';
-import { DataSource } from 'typeorm';
+import { isAdmin, normalizeRole } from '@cds/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors';
-import type { AuthUser } from '../auth/auth-user';
+import type { AuthUser } from '../../common/auth-user';
 import { POLISH_JOB_QUEUE, type PolishJobData } from './polish.constants';
 import { BullmqJobQueue } from './queue/bullmq-job-queue';
 import type { JobQueue } from './queue/job-queue';
+import { PolishRepository } from './polish.repository';
 
 export const DASHBOARD_PATH = '/api/admin/queues';
 const COOKIE = 'cds_queue_dashboard';
 const TICKET_TTL_S = 60;
 const SESSION_TTL_S = 15 * 60;
-const ADMIN_ROLES = ['admin', 'super_admin'];
-
 type Purpose = 'ticket' | 'session';
-interface Claims { purpose: Purpose; sub: string; sid: string; jti: string; exp: number }
+interface Claims {
+  purpose: Purpose;
+  sub: string;
+  sid: string;
+  jti: string;
+  exp: number;
+}
 
 export interface DashboardLink {
   url: string;
@@ -43,7 +47,7 @@ export class QueueDashboard implements OnModuleInit {
   constructor(
     @Inject(POLISH_JOB_QUEUE) private readonly queue: JobQueue<PolishJobData>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: PolishRepository,
     private readonly adapterHost: HttpAdapterHost,
   ) {
     // Its own key: a dashboard ticket can never pass for an access token, nor the reverse.
@@ -63,7 +67,11 @@ export class QueueDashboard implements OnModuleInit {
       serverAdapter,
       options: { uiConfig: { boardTitle: 'Question polishing' } },
     });
-    app.use(DASHBOARD_PATH, (req: Request, res: Response, next: NextFunction) => void this.guard(req, res, next), serverAdapter.getRouter());
+    app.use(
+      DASHBOARD_PATH,
+      (req: Request, res: Response, next: NextFunction) => void this.guard(req, res, next),
+      serverAdapter.getRouter(),
+    );
   }
 
   mintLink(user: AuthUser): DashboardLink {
@@ -78,14 +86,18 @@ export class QueueDashboard implements OnModuleInit {
       const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : undefined;
       if (ticket) {
         const claims = this.verify(ticket, 'ticket');
-        if (!claims || !(await this.claimOnce(claims))) return deny(res, 401, 'unauthorized', 'This dashboard link has expired or was already used');
+        if (!claims || !(await this.claimOnce(claims)))
+          return deny(res, 401, 'unauthorized', 'This dashboard link has expired or was already used');
         const role = await this.roleOf(claims);
         if (!role) return deny(res, 401, 'unauthorized', 'Session not found');
-        if (!ADMIN_ROLES.includes(role)) return deny(res, 403, 'forbidden', 'You do not have permission to perform this action');
+        if (!isAdmin(normalizeRole(role))) return deny(res, 403, 'forbidden', 'You do not have permission to perform this action');
         const exp = Math.floor(Date.now() / 1000) + SESSION_TTL_S;
         const session = this.sign({ purpose: 'session', sub: claims.sub, sid: claims.sid, jti: randomUUID(), exp });
         const secure = req.secure || this.config.publicUrl.startsWith('https:');
-        res.setHeader('Set-Cookie', `${COOKIE}=${session}; Path=${DASHBOARD_PATH}; Max-Age=${SESSION_TTL_S}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`);
+        res.setHeader(
+          'Set-Cookie',
+          `${COOKIE}=${session}; Path=${DASHBOARD_PATH}; Max-Age=${SESSION_TTL_S}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+        );
         res.setHeader('Cache-Control', 'no-store');
         // Drop the ticket from the address bar and the history.
         return res.redirect(303, `${DASHBOARD_PATH}/`);
@@ -94,7 +106,7 @@ export class QueueDashboard implements OnModuleInit {
       if (!claims) return deny(res, 401, 'unauthorized', 'Open the queue dashboard from the admin console');
       const role = await this.roleOf(claims);
       if (!role) return deny(res, 401, 'unauthorized', 'Session not found');
-      if (!ADMIN_ROLES.includes(role)) return deny(res, 403, 'forbidden', 'You do not have permission to perform this action');
+      if (!isAdmin(normalizeRole(role))) return deny(res, 403, 'forbidden', 'You do not have permission to perform this action');
       return next();
     } catch (err) {
       this.logger.error(err instanceof Error ? err : String(err));
@@ -104,13 +116,7 @@ export class QueueDashboard implements OnModuleInit {
 
   /** The same check as the bearer strategy: session open, current role. Null when the session is gone. */
   private async roleOf(claims: Claims): Promise<string | null> {
-    const [row] = await this.db.query(
-      `SELECT coalesce(r.role, '') AS role FROM auth_sessions s
-         LEFT JOIN user_roles r ON r.user_id = s.user_id
-        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
-      [claims.sid, claims.sub],
-    );
-    return row ? String(row.role) : null;
+    return this.repo.openSessionRole(claims.sid, claims.sub);
   }
 
   /** A ticket works once: a leaked URL (history, a screenshot) is useless afterwards. */

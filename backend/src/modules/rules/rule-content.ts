@@ -1,21 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../common/errors';
 import {
-  buildParameterIndex, normalizeAction, normalizeCondition, resolveParameter, typeClassOf, validateCondition,
-  type Action, type Answers, type Condition, type EngineParameter, type ParameterIndex,
-} from '../../engine';
+  buildParameterIndex,
+  normalizeAction,
+  normalizeCondition,
+  resolveParameter,
+  typeClassOf,
+  validateCondition,
+  type Action,
+  type Answers,
+  type Condition,
+  type EngineParameter,
+  type ParameterIndex,
+} from '@cds/engine';
+import { ACTION_SEVERITIES, ACTION_TYPES, type Outcome } from '@cds/contracts';
 // Not re-exported by the engine's index (yet); the engine's own reading of dates.
-import { toDay } from '../../engine/values';
+import { toDay } from '@cds/engine';
 
-/** Action types of the rule editor and of the preview/results (product spec section 3). */
-export const ACTION_TYPES = ['alert', 'recommendation', 'warning', 'notification', 'referral', 'medication', 'lifestyle', 'monitoring'] as const;
-export const ACTION_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export { ACTION_SEVERITIES, ACTION_TYPES };
 export const MAX_CONDITIONS = 50;
 export const MAX_ACTIONS = 20;
 const MAX_TEXT = 2000;
 
 /** Today's keys and the older spellings the spec lists (parameter_id, parameterId, field, name; logicOperator). */
-const CONDITION_KEYS = ['id', 'type', 'parameter', 'parameter_id', 'parameterId', 'field', 'name', 'operator', 'value', 'logic', 'logicOperator'];
+const CONDITION_KEYS = [
+  'id',
+  'type',
+  'parameter',
+  'parameter_id',
+  'parameterId',
+  'field',
+  'name',
+  'operator',
+  'value',
+  'logic',
+  'logicOperator',
+];
 const ACTION_KEYS = ['id', 'type', 'severity', 'message', 'value'];
 
 export interface ParameterCatalogue {
@@ -45,12 +65,16 @@ const rank = (p: CatalogueEntry) => (p.is_template ? 2 : p.is_active === false ?
 const own = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 function unknownKeys(raw: Record<string, unknown>, allowed: string[], at: string): FieldError[] {
-  return Object.keys(raw).filter((k) => !allowed.includes(k)).map((k) => ({ field: `${at}.${k}`, message: `Unknown field '${at}.${k}'` }));
+  return Object.keys(raw)
+    .filter((k) => !allowed.includes(k))
+    .map((k) => ({ field: `${at}.${k}`, message: `Unknown field '${at}.${k}'` }));
 }
 
 function idProblem(raw: Record<string, unknown>, at: string): FieldError[] {
   if (!own(raw, 'id') || raw.id === undefined) return [];
-  return typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 100 ? [] : [{ field: `${at}.id`, message: `${at}.id must be text` }];
+  return typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 100
+    ? []
+    : [{ field: `${at}.id`, message: `${at}.id must be text` }];
 }
 
 /**
@@ -65,7 +89,8 @@ export function readConditions(raw: unknown[], params: ParameterCatalogue): { co
     const c = item as Record<string, unknown>;
     const problems = [...unknownKeys(c, CONDITION_KEYS, at), ...idProblem(c, at)];
     if (own(c, 'type') && c.type !== 'parameter') problems.push({ field: `${at}.type`, message: `${at}.type must be 'parameter'` });
-    if (typeof c.value === 'string' && c.value.length > 500) problems.push({ field: `${at}.value`, message: `${at}.value may hold at most 500 characters` });
+    if (typeof c.value === 'string' && c.value.length > 500)
+      problems.push({ field: `${at}.value`, message: `${at}.value may hold at most 500 characters` });
     const normal = normalizeCondition(c);
     const found = resolveParameter(normal.parameter, params.usable) ?? resolveParameter(normal.parameter, params.all);
     let parameter: EngineParameter | null = found?.parameter ?? null;
@@ -92,7 +117,8 @@ export function readActions(raw: unknown[]): { actions: Action[]; errors: FieldE
     const a = item as Record<string, unknown>;
     errors.push(...unknownKeys(a, ACTION_KEYS, at), ...idProblem(a, at));
     for (const key of ['type', 'severity', 'message', 'value']) {
-      if (own(a, key) && a[key] !== undefined && typeof a[key] !== 'string') errors.push({ field: `${at}.${key}`, message: `${at}.${key} must be text` });
+      if (own(a, key) && a[key] !== undefined && typeof a[key] !== 'string')
+        errors.push({ field: `${at}.${key}`, message: `${at}.${key} must be text` });
     }
     const normal = normalizeAction(a);
     if (!(ACTION_TYPES as readonly string[]).includes(normal.type)) {
@@ -101,7 +127,8 @@ export function readActions(raw: unknown[]): { actions: Action[]; errors: FieldE
     if (!(ACTION_SEVERITIES as readonly string[]).includes(normal.severity ?? '')) {
       errors.push({ field: `${at}.severity`, message: `Action ${i + 1}: severity must be one of ${ACTION_SEVERITIES.join(', ')}.` });
     }
-    if (normal.message.trim() === '') errors.push({ field: `${at}.message`, message: `Action ${i + 1}: enter the message the clinician will read.` });
+    if (normal.message.trim() === '')
+      errors.push({ field: `${at}.message`, message: `Action ${i + 1}: enter the message the clinician will read.` });
     if (normal.message.length > MAX_TEXT || (normal.value?.length ?? 0) > MAX_TEXT) {
       errors.push({ field: `${at}.message`, message: `Action ${i + 1}: the message may hold at most ${MAX_TEXT} characters.` });
     }
@@ -113,8 +140,15 @@ export function readActions(raw: unknown[]): { actions: Action[]; errors: FieldE
 const isRange = (v: unknown): v is { type: 'range'; min: number; max: number } => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const r = v as Record<string, unknown>;
-  return Object.keys(r).every((k) => ['type', 'min', 'max'].includes(k)) && r.type === 'range'
-    && typeof r.min === 'number' && typeof r.max === 'number' && Number.isFinite(r.min) && Number.isFinite(r.max) && r.min <= r.max;
+  return (
+    Object.keys(r).every((k) => ['type', 'min', 'max'].includes(k)) &&
+    r.type === 'range' &&
+    typeof r.min === 'number' &&
+    typeof r.max === 'number' &&
+    Number.isFinite(r.min) &&
+    Number.isFinite(r.max) &&
+    r.min <= r.max
+  );
 };
 
 function optionValues(p: EngineParameter): unknown[] {
@@ -171,7 +205,7 @@ export function answerErrors(answers: Record<string, unknown>, parameters: Reado
   return errors;
 }
 
-export type Outcome = true | false | 'unknown';
+export type { Outcome };
 export const toStoredOutcome = (o: Outcome) => String(o) as 'true' | 'false' | 'unknown';
 export const fromStoredOutcome = (s: string): Outcome => (s === 'true' ? true : s === 'false' ? false : 'unknown');
 

@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import type { EngineParameter, EngineRule } from '../../engine';
+import type { WarningAcknowledgementJson } from '@cds/contracts';
+import type { EngineParameter, EngineRule } from '@cds/engine';
 import { User } from '../users/user.entity';
 import { RuleSet } from './rule-set.entity';
 
@@ -35,6 +36,14 @@ export class RuleSetVersion {
 
   @Column({ type: 'jsonb' })
   parameters: EngineParameter[];
+
+  /** The rule set's source when it was published. */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  source: string | null;
+
+  /** The warnings acknowledged to publish this version: who, when and why. */
+  @Column({ type: 'jsonb', nullable: true })
+  warning_acknowledgement: WarningAcknowledgementJson | null;
 
   @Column({ type: 'uuid', nullable: true })
   published_by: string | null;

@@ -15,6 +15,10 @@ export class RuleSet {
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
+  /** The guideline the rule set follows; a rule without its own source cites this one. */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  source: string | null;
+
   @Column({ type: 'boolean', default: true })
   is_active: boolean;
 

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Answers } from '../../engine';
+import type { Answers } from '@cds/engine';
 import { User } from '../users/user.entity';
 import { Rule } from './rule.entity';
 

@@ -1,34 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { conflict, DomainError, notFound } from '../../common/errors';
-import type { EngineParameter, EngineRule } from '../../engine';
-import type { AuthUser } from '../auth/auth-user';
-import { iso } from '../parameters/api-helpers';
-import { fromStoredOutcome, type Outcome } from './rule-content';
+import type { EngineParameter, EngineRule } from '@cds/engine';
+import type { AuthUser } from '../../common/auth-user';
+import { iso } from '../../common/api-helpers';
+import { fromStoredOutcome } from './rule-content';
+import type {
+  DiffJson,
+  DiffSide,
+  PublishCheckJson,
+  TestCaseFailureJson,
+  VersionJson,
+  VersionSummaryJson,
+  WarningAcknowledgementJson,
+} from '@cds/contracts';
+import { combinationFindings, combinationHash, failingVignettes, loadCombination } from './publish-gate';
 import { draftContent, findRuleSet, parametersById } from './rule-store';
-import { RuleSetVersion } from './rule-set-version.entity';
-import { RuleSet } from './rule-set.entity';
-import { RuleTestCase } from './rule-test-case.entity';
+import { testCasesOfRules } from './rules.repository';
+import {
+  publishedRuleSetRows,
+  publishedVersionIds,
+  publishedVersionIdsAndLoincCodes,
+  RuleVersionsRepository,
+  type PublishedRuleSetRow,
+  type VersionRow,
+  type VersionSummaryRow,
+} from './rule-versions.repository';
+import { PublishImpactCheck } from './publish-impact-check';
+import type { PublishDto } from './rule-sets.dto';
+import type { RuleSetVersion } from './rule-set-version.entity';
+import type { RuleSet } from './rule-set.entity';
 import { runRule } from './rules.service';
-import { contentHash, diffContent, type Content, type ContentDiff } from './snapshot';
-
-export interface VersionSummaryJson {
-  id: string;
-  rule_set_id: string;
-  number: number;
-  name: string;
-  content_hash: string;
-  rule_count: number;
-  published_by: string | null;
-  published_by_email: string | null;
-  published_at: string;
-}
-
-export interface VersionJson extends VersionSummaryJson {
-  rules: EngineRule[];
-  parameters: EngineParameter[];
-}
+import { contentHash, diffContent, type Content } from './snapshot';
 
 /** What the assessments module evaluates: the latest published version of an active rule set. */
 export interface PublishedRuleSet {
@@ -43,29 +47,6 @@ export interface PublishedRuleSet {
   parameters: EngineParameter[];
 }
 
-export interface TestCaseFailure {
-  rule_id: string;
-  rule_name: string;
-  test_case_id: string;
-  test_case_name: string;
-  expected_outcome: Outcome;
-  actual_outcome: Outcome;
-}
-
-export interface DiffSide {
-  number: number | null;
-  draft: boolean;
-  content_hash: string;
-  published_at: string | null;
-}
-
-export interface DiffJson extends ContentDiff {
-  rule_set_id: string;
-  from: DiffSide | null;
-  to: DiffSide;
-  has_changes: boolean;
-}
-
 const bad = (field: string, message: string) => new DomainError('validation_failed', message, [{ field, message }]);
 
 function versionNumber(name: string, raw: unknown): number | 'draft' | undefined {
@@ -77,46 +58,111 @@ function versionNumber(name: string, raw: unknown): number | 'draft' | undefined
 
 @Injectable()
 export class RuleVersionsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: RuleVersionsRepository,
+    private readonly impactPreviews: PublishImpactCheck,
+  ) {}
+
+  /**
+   * What publishing the draft now would meet, without publishing: analysis of the draft together
+   * with every active published rule set, failing vignettes and test cases, and whether anything
+   * changed since the latest version. The publish dialog shows this.
+   */
+  async check(id: string): Promise<PublishCheckJson> {
+    return this.db.transaction('REPEATABLE READ', async (m) => {
+      const set = await findRuleSet(m, id);
+      return (await this.gate(m, set)).check;
+    });
+  }
 
   /**
    * Snapshots the active rules and the parameters they use into the next immutable version.
-   * Refused (409) when the set has no active rule, when a saved test case fails (listing the
-   * failures), or when nothing changed since the latest version.
+   * Refused (409) when the set has no active rule, when nothing changed since the latest version,
+   * when analysis of the draft with every active published set finds an error, when a vignette
+   * or saved test case fails, or when there are warnings and no acknowledgement with a reason.
+   * An acknowledgement is recorded in the version: who, when, why and which warnings.
    */
-  async publish(actor: AuthUser, id: string): Promise<VersionJson> {
+  async publish(actor: AuthUser, id: string, dto: PublishDto = {}): Promise<VersionJson> {
     const versionId = await this.db.transaction(async (m) => {
       const set = await findRuleSet(m, id, 'pessimistic_write');
-      const content = await draftContent(m, id);
+      const { content, check, hash, latest, combination } = await this.gate(m, set);
       if (!content.rules.length) throw conflict('Add at least one active rule before publishing.');
-      const failures = await this.failingCases(m, content);
-      if (failures.length) {
-        const list = failures.slice(0, 5).map((f) => `"${f.test_case_name}" of rule "${f.rule_name}"`).join(', ');
-        throw conflict(`Publishing is blocked: ${failures.length} saved test case${failures.length === 1 ? '' : 's'} fail${failures.length === 1 ? 's' : ''} (${list}).`, { failures });
+      if (latest && !check.has_changes) throw conflict(`Nothing changed since version ${latest.number}`, { version: latest.number });
+      if (check.errors.length) {
+        throw conflict(
+          `Publishing is blocked: analysis found ${plural(check.errors.length, 'error')} (${check.errors[0].message}${check.errors.length > 1 ? ' …' : ''})`,
+          { findings: check.errors, ...check },
+        );
       }
-      const hash = contentHash(content);
-      const latest = await m.findOne(RuleSetVersion, { where: { rule_set_id: id }, order: { number: 'DESC' } });
-      if (latest?.content_hash === hash) throw conflict(`Nothing changed since version ${latest.number}`, { version: latest.number });
+      if (check.failing_vignettes.length || check.failing_test_cases.length) {
+        const names = [
+          ...check.failing_vignettes.map((v) => `vignette "${v.test_case_name}"`),
+          ...check.failing_test_cases.map((f) => `"${f.test_case_name}" of rule "${f.rule_name}"`),
+        ];
+        const vignettes = check.failing_vignettes.length;
+        const cases = check.failing_test_cases.length;
+        const what = [
+          vignettes ? `${plural(vignettes, 'vignette')} fail${vignettes === 1 ? 's' : ''}` : '',
+          cases ? `${plural(cases, 'saved test case')} fail${cases === 1 ? 's' : ''}` : '',
+        ]
+          .filter(Boolean)
+          .join(' and ');
+        throw conflict(`Publishing is blocked: ${what} (${names.slice(0, 5).join(', ')}).`, {
+          failures: check.failing_test_cases,
+          vignettes: check.failing_vignettes,
+          ...check,
+        });
+      }
+      const reason = dto.acknowledge_warnings?.reason?.trim();
+      if (check.warnings.length && !reason) {
+        throw conflict(
+          `Publishing needs an acknowledgement: analysis found ${plural(check.warnings.length, 'warning')}. Review them and give a reason to publish anyway.`,
+          { ...check },
+        );
+      }
+      const acknowledgement: WarningAcknowledgementJson | null =
+        check.warnings.length && reason
+          ? {
+              reason,
+              by: actor.id,
+              by_email: actor.email,
+              at: new Date().toISOString(),
+              findings: check.warnings.map((f) => ({ code: f.code, message: f.message })),
+            }
+          : null;
+      const previewId = await this.impactPreviews.requireCurrent(
+        m,
+        id,
+        { draftHash: hash, baseVersion: latest?.number ?? null, combinationHash: combinationHash(combination) },
+        dto.impact_preview_id,
+      );
       const number = (latest?.number ?? 0) + 1;
-      const saved = await m.save(RuleSetVersion, m.create(RuleSetVersion, {
-        rule_set_id: id, number, name: set.name, content_hash: hash,
-        rules: content.rules, parameters: content.parameters, published_by: actor.id,
-      }));
-      await m.update(RuleSet, { id }, { is_published: true, version: number });
-      return saved.id;
+      const versionId = await this.repo.insert(m, {
+        rule_set_id: id,
+        number,
+        name: set.name,
+        content_hash: hash,
+        rules: content.rules,
+        parameters: content.parameters,
+        source: set.source,
+        warning_acknowledgement: acknowledgement,
+        published_by: actor.id,
+      });
+      await this.impactPreviews.attach(m, previewId, versionId);
+      return versionId;
     });
     return this.versionById(versionId);
   }
 
   async versions(ruleSetId: string): Promise<VersionSummaryJson[]> {
     await findRuleSet(this.db.manager, ruleSetId);
-    const rows = await this.base().where('v.rule_set_id = :ruleSetId', { ruleSetId }).orderBy('v.number', 'DESC').getRawMany();
-    return rows.map((r) => toSummary(r));
+    return (await this.repo.summaries(ruleSetId)).map(toSummary);
   }
 
   async version(ruleSetId: string, number: number): Promise<VersionJson> {
     await findRuleSet(this.db.manager, ruleSetId);
-    const row = await this.base(true).where('v.rule_set_id = :ruleSetId AND v.number = :number', { ruleSetId, number }).getRawOne();
+    const row = await this.repo.findByNumber(ruleSetId, number);
     if (!row) throw notFound(`Version ${number}`);
     return toVersion(row);
   }
@@ -130,10 +176,9 @@ export class RuleVersionsService {
     const to = versionNumber('to', rawTo) ?? 'draft';
     return this.db.transaction('REPEATABLE READ', async (m) => {
       await findRuleSet(m, ruleSetId);
-      const fromVersion = from !== undefined ? await this.load(m, ruleSetId, from)
-        : await m.findOne(RuleSetVersion, { where: { rule_set_id: ruleSetId }, order: { number: 'DESC' } });
+      const fromVersion = from !== undefined ? await this.load(m, ruleSetId, from) : await this.repo.latest(m, ruleSetId);
       const toVersion = to === 'draft' ? null : await this.load(m, ruleSetId, to);
-      const toContent: Content = toVersion ?? await draftContent(m, ruleSetId);
+      const toContent: Content = toVersion ?? (await draftContent(m, ruleSetId));
       const diff = diffContent(fromVersion, toContent);
       const fromSide = fromVersion ? side(fromVersion) : null;
       const toSide = toVersion ? side(toVersion) : { number: null, draft: true, content_hash: contentHash(toContent), published_at: null };
@@ -143,68 +188,85 @@ export class RuleVersionsService {
 
   /** For the assessments module: the latest version of every rule set that is active and published. */
   async loadPublishedRuleSets(): Promise<PublishedRuleSet[]> {
-    const rows = await this.db.query(
-      `SELECT rs.id AS rule_set_id, rs.name, v.id AS version_id, v.number, v.published_at, v.rules, v.parameters
-         FROM rule_sets rs
-         JOIN rule_set_versions v ON v.rule_set_id = rs.id
-          AND v.number = (SELECT max(x.number) FROM rule_set_versions x WHERE x.rule_set_id = rs.id)
-        WHERE rs.is_active AND rs.is_published AND rs.deleted_at IS NULL
-        ORDER BY rs.created_at, rs.id`,
-    );
-    return rows.map(toPublished);
+    return (await publishedRuleSetRows(this.db.manager)).map(toPublished);
+  }
+
+  /** For the assessments module: the ids of those versions, in the same order (one cheap query). */
+  loadPublishedVersionIds(): Promise<string[]> {
+    return publishedVersionIds(this.db.manager);
+  }
+
+  /** For the CDS hooks: those version ids and every parameter's current LOINC code, in one query. */
+  loadPublishedVersionIdsAndLoincCodes(): Promise<{ version_ids: string[]; loinc_codes: Record<string, string> }> {
+    return publishedVersionIdsAndLoincCodes(this.db.manager);
   }
 
   /** For the assessments module: one exact version (what a past assessment was decided with). */
   async loadVersion(versionId: string): Promise<PublishedRuleSet> {
-    const rows = await this.db.query(
-      `SELECT v.rule_set_id, rs.name, v.id AS version_id, v.number, v.published_at, v.rules, v.parameters
-         FROM rule_set_versions v JOIN rule_sets rs ON rs.id = v.rule_set_id WHERE v.id = $1`,
-      [versionId],
-    );
-    if (!rows.length) throw notFound('Rule set version');
-    return toPublished(rows[0]);
+    const row = await this.repo.published(versionId);
+    if (!row) throw notFound('Rule set version');
+    return toPublished(row);
+  }
+
+  private async gate(m: EntityManager, set: RuleSet) {
+    const content = await draftContent(m, set.id);
+    const hash = contentHash(content);
+    const latest = await this.repo.latest(m, set.id);
+    const combination = await loadCombination(m, set, content.rules);
+    const findings = content.rules.length ? combinationFindings(combination) : [];
+    const check: PublishCheckJson = {
+      rule_set_id: set.id,
+      rule_count: content.rules.length,
+      has_changes: latest?.content_hash !== hash,
+      latest_version: latest?.number ?? null,
+      combined_rule_sets: [...new Map([...combination.ruleSets.values()].map((s) => [s.id, s])).values()],
+      errors: findings.filter((f) => f.severity === 'error'),
+      warnings: findings.filter((f) => f.severity === 'warning'),
+      failing_vignettes: content.rules.length ? await failingVignettes(m, combination) : [],
+      failing_test_cases: await this.failingCases(m, content),
+    };
+    return { content, check, hash, latest, combination };
   }
 
   /** Saved test cases of the active rules, run against the content about to be published. */
-  private async failingCases(m: EntityManager, content: Content): Promise<TestCaseFailure[]> {
+  private async failingCases(m: EntityManager, content: Content): Promise<TestCaseFailureJson[]> {
     const byId = new Map(content.rules.map((r) => [r.id, r]));
-    const cases = await m.find(RuleTestCase, { where: { rule_id: In([...byId.keys()]) }, order: { created_at: 'ASC', id: 'ASC' } });
+    const cases = await testCasesOfRules(m, [...byId.keys()]);
     if (!cases.length) return [];
     const answered = cases.flatMap((c) => Object.keys(c.answers));
     const known = new Set(content.parameters.map((p) => p.id));
-    const extra = await parametersById(m, [...new Set(answered)].filter((id) => !known.has(id)));
+    const extra = await parametersById(
+      m,
+      [...new Set(answered)].filter((id) => !known.has(id)),
+    );
     const parameters = [...content.parameters, ...extra];
-    const failures: TestCaseFailure[] = [];
+    const failures: TestCaseFailureJson[] = [];
     for (const c of cases) {
       const rule = byId.get(c.rule_id)!;
       const expected = fromStoredOutcome(c.expected_outcome);
       const actual = runRule(rule, c.answers, parameters, c.reference_date ?? new Date()).outcome;
       if (actual !== expected) {
-        failures.push({ rule_id: rule.id, rule_name: rule.name, test_case_id: c.id, test_case_name: c.name, expected_outcome: expected, actual_outcome: actual });
+        failures.push({
+          rule_id: rule.id,
+          rule_name: rule.name,
+          test_case_id: c.id,
+          test_case_name: c.name,
+          expected_outcome: expected,
+          actual_outcome: actual,
+        });
       }
     }
     return failures;
   }
 
   private async load(m: EntityManager, ruleSetId: string, number: number): Promise<RuleSetVersion> {
-    const v = await m.findOne(RuleSetVersion, { where: { rule_set_id: ruleSetId, number } });
+    const v = await this.repo.load(m, ruleSetId, number);
     if (!v) throw notFound(`Version ${number}`);
     return v;
   }
 
   private async versionById(id: string): Promise<VersionJson> {
-    return toVersion((await this.base(true).where('v.id = :id', { id }).getRawOne())!);
-  }
-
-  private base(withContent = false) {
-    const qb = this.db.createQueryBuilder()
-      .from('rule_set_versions', 'v')
-      .leftJoin('users', 'u', 'u.id = v.published_by')
-      .select(['v.id AS id', 'v.rule_set_id AS rule_set_id', 'v.number AS number', 'v.name AS name', 'v.content_hash AS content_hash',
-        'v.published_by AS published_by', 'u.email AS published_by_email', 'v.published_at AS published_at'])
-      .addSelect('jsonb_array_length(v.rules)', 'rule_count');
-    if (withContent) qb.addSelect('v.rules', 'rules').addSelect('v.parameters', 'parameters');
-    return qb;
+    return toVersion((await this.repo.findById(id))!);
   }
 }
 
@@ -212,34 +274,31 @@ function side(v: RuleSetVersion): DiffSide {
   return { number: v.number, draft: false, content_hash: v.content_hash, published_at: iso(v.published_at) };
 }
 
-function toSummary(r: Record<string, unknown>): VersionSummaryJson {
-  return {
-    id: r.id as string,
-    rule_set_id: r.rule_set_id as string,
-    number: Number(r.number),
-    name: r.name as string,
-    content_hash: r.content_hash as string,
-    rule_count: Number(r.rule_count),
-    published_by: (r.published_by as string) ?? null,
-    published_by_email: (r.published_by_email as string) ?? null,
-    published_at: iso(r.published_at as Date)!,
-  };
+function toSummary(r: VersionSummaryRow): VersionSummaryJson {
+  return { ...r, number: Number(r.number), rule_count: Number(r.rule_count), published_at: iso(r.published_at)! };
 }
 
-function toVersion(r: Record<string, unknown>): VersionJson {
-  return { ...toSummary(r), rules: r.rules as EngineRule[], parameters: r.parameters as EngineParameter[] };
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function toPublished(r: Record<string, unknown>): PublishedRuleSet {
+function toVersion(r: VersionRow): VersionJson {
+  return { ...toSummary(r), rules: r.rules, parameters: r.parameters };
+}
+
+function toPublished(r: PublishedRuleSetRow): PublishedRuleSet {
   const version = Number(r.number);
   return {
-    rule_set_id: r.rule_set_id as string,
-    name: r.name as string,
+    rule_set_id: r.rule_set_id,
+    name: r.name,
     version,
-    version_id: r.version_id as string,
-    published_at: iso(r.published_at as Date)!,
-    rules: (r.rules as EngineRule[]).map((rule) => ({ ...rule, version, rule_set_id: r.rule_set_id as string })),
-    parameters: r.parameters as EngineParameter[],
+    version_id: r.version_id,
+    published_at: iso(r.published_at)!,
+    // EngineRule.source: the rule's citation as published, else its rule set's (versions before sources existed have none).
+    rules: r.rules.map((rule) => {
+      const source = rule.source || r.source || null;
+      return { ...rule, version, rule_set_id: r.rule_set_id, ...(source ? { source } : {}) };
+    }),
+    parameters: r.parameters,
   };
 }
-

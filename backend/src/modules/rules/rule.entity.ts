@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Action, Condition } from '../../engine';
+import type { Action, Condition } from '@cds/engine';
 import { User } from '../users/user.entity';
 import { RuleSet } from './rule-set.entity';
 
@@ -37,6 +37,10 @@ export class Rule {
 
   @Column({ type: 'boolean', default: true })
   is_active: boolean;
+
+  /** The guideline the rule follows, e.g. "ADA Standards of Care in Diabetes—2026, Section 2". */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  source: string | null;
 
   @Column({ type: 'uuid', nullable: true })
   created_by: string | null;

@@ -1,5 +1,6 @@
-import type { EngineParameter, EngineRule } from '../../engine';
-import { canonicalJson, sha256, sameJson } from '../parameters/api-helpers';
+import type { Changed, ContentDiff } from '@cds/contracts';
+import type { EngineParameter, EngineRule } from '@cds/engine';
+import { canonicalJson, sha256, sameJson } from '../../common/api-helpers';
 import type { Rule } from './rule.entity';
 
 /** The content of a rule set that assessments use: its active rules and the parameters they name. */
@@ -8,11 +9,22 @@ export interface Content {
   parameters: EngineParameter[];
 }
 
-/** A rule as published: what decides an outcome, and nothing about who or when. */
-export function ruleSnapshot(r: Rule): EngineRule {
+/**
+ * A rule as published: what decides an outcome and the guideline it cites (its own source, else
+ * its rule set's), and nothing about who or when. `source` is left out when there is none, so
+ * content published before sources existed hashes as it did.
+ */
+export function ruleSnapshot(r: Rule, ruleSetSource?: string | null): EngineRule {
+  const source = r.source || ruleSetSource || null;
   return {
-    id: r.id, rule_set_id: r.rule_set_id, name: r.name, description: r.description,
-    priority: r.priority, conditions: r.conditions, actions: r.actions,
+    id: r.id,
+    rule_set_id: r.rule_set_id,
+    name: r.name,
+    description: r.description,
+    priority: r.priority,
+    conditions: r.conditions,
+    actions: r.actions,
+    ...(source ? { source } : {}),
   };
 }
 
@@ -37,24 +49,8 @@ export function contentHash(content: Content): string {
   return sha256(canonicalJson({ rules: c.rules, parameters: c.parameters }));
 }
 
-const RULE_FIELDS = ['name', 'description', 'priority', 'conditions', 'actions'] as const;
+const RULE_FIELDS = ['name', 'description', 'priority', 'conditions', 'actions', 'source'] as const;
 const PARAMETER_FIELDS = ['name', 'display_name', 'data_type', 'units', 'validation_rules', 'is_active'] as const;
-
-export interface Changed<T> {
-  id: string;
-  name: string;
-  fields: string[];
-  before: T;
-  after: T;
-}
-
-export interface ContentDiff {
-  added: EngineRule[];
-  removed: EngineRule[];
-  changed: Changed<EngineRule>[];
-  unchanged: number;
-  parameters: { added: EngineParameter[]; removed: EngineParameter[]; changed: Changed<EngineParameter>[] };
-}
 
 function diffLists<T extends { id: string; name: string }>(from: readonly T[], to: readonly T[], fields: readonly (keyof T & string)[]) {
   const before = new Map(from.map((x) => [x.id, x]));

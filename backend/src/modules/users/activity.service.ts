@@ -1,50 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { ActivityItemJson } from '@cds/contracts';
 import { ListQuery, Page } from '../../common/pagination';
-
-export interface ActivityItem {
-  id: string;
-  type: 'signup' | 'access_requested' | 'approval_approved' | 'approval_rejected' | 'rule_set_published' | 'invitation_accepted';
-  at: string;
-  actor_email: string | null;
-  subject_email: string | null;
-  summary: string;
-}
-
-/** The admin overview's feed, read from the records themselves (nothing extra to keep in sync). */
-const FEED = `
-  SELECT 'signup:' || u.id AS id, 'signup' AS type, u.created_at AS at, NULL AS actor_email, u.email AS subject_email,
-         u.email || ' signed up' AS summary
-    FROM users u
-  UNION ALL
-  SELECT 'request:' || a.id, 'access_requested', a.created_at, u.email, u.email,
-         u.email || ' requested ' || CASE a.requested_role WHEN 'pcp' THEN 'PCP' ELSE a.requested_role END || ' access'
-    FROM user_approvals a JOIN users u ON u.id = a.user_id
-  UNION ALL
-  SELECT 'decision:' || a.id, 'approval_' || a.status, a.decided_at, d.email, u.email,
-         coalesce(d.email, 'An administrator') || ' ' || a.status || ' ' ||
-         CASE a.requested_role WHEN 'pcp' THEN 'PCP' ELSE a.requested_role END || ' access for ' || u.email
-    FROM user_approvals a JOIN users u ON u.id = a.user_id LEFT JOIN users d ON d.id = a.decided_by
-   WHERE a.decided_at IS NOT NULL
-  UNION ALL
-  SELECT 'publish:' || v.id, 'rule_set_published', v.published_at, p.email, NULL,
-         coalesce(p.email, 'An administrator') || ' published "' || s.name || '" version ' || v.number
-    FROM rule_set_versions v JOIN rule_sets s ON s.id = v.rule_set_id LEFT JOIN users p ON p.id = v.published_by
-  UNION ALL
-  SELECT 'invite:' || i.id, 'invitation_accepted', i.accepted_at, NULL, i.email, i.email || ' accepted an invitation'
-    FROM invitations i WHERE i.accepted_at IS NOT NULL`;
+import { ActivityRepository } from './activity.repository';
 
 @Injectable()
 export class ActivityService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly repo: ActivityRepository) {}
 
-  async list(q: ListQuery): Promise<Page<ActivityItem>> {
+  async list(q: ListQuery): Promise<Page<ActivityItemJson>> {
     const type = typeof q.filter.type === 'string' ? q.filter.type : null;
-    const where = type ? 'WHERE f.type = $3' : '';
-    const params: unknown[] = [q.limit, q.offset, ...(type ? [type] : [])];
-    const rows = await this.db.query(`SELECT f.* FROM (${FEED}) f ${where} ORDER BY f.at DESC, f.id LIMIT $1 OFFSET $2`, params);
-    const [{ n }] = await this.db.query(`SELECT count(*)::int AS n FROM (${FEED}) f ${type ? 'WHERE f.type = $1' : ''}`, type ? [type] : []);
-    return new Page('activity', rows.map((r: ActivityItem & { at: Date }) => ({ ...r, at: new Date(r.at).toISOString() })), n, q.offset);
+    const { rows, total } = await this.repo.page(type, q.limit, q.offset);
+    return new Page(
+      'activity',
+      rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+      total,
+      q.offset,
+    );
   }
 }

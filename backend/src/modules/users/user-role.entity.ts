@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
-import type { Role, User } from './user.entity';
+import type { Role } from '@cds/contracts';
+import type { User } from './user.entity';
 
 @Entity('user_roles')
 @Check('CHK_user_roles_role', `"role" IN ('admin', 'super_admin', 'pcp')`)

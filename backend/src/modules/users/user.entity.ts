@@ -2,11 +2,6 @@ import { Check, Column, CreateDateColumn, Entity, OneToOne, PrimaryGeneratedColu
 import type { Profile } from './profile.entity';
 import type { UserRole } from './user-role.entity';
 
-export const ROLES = ['admin', 'super_admin', 'pcp'] as const;
-export type Role = (typeof ROLES)[number];
-export const ADMIN_ROLES: readonly Role[] = ['admin', 'super_admin'];
-export const CLINICAL_ROLES: readonly Role[] = ['pcp', 'admin', 'super_admin'];
-
 @Entity('users')
 @Check('CHK_users_email_lower', `"email" = lower("email")`)
 export class User {

@@ -31,9 +31,7 @@ export function ConfirmDialog({
   return (
     <Dialog open={open} onClose={busy ? undefined : onClose} aria-labelledby="confirm-dialog-title" maxWidth="xs" fullWidth>
       <DialogTitle id="confirm-dialog-title">{title}</DialogTitle>
-      <DialogContent>
-        {typeof children === 'string' ? <DialogContentText>{children}</DialogContentText> : children}
-      </DialogContent>
+      <DialogContent>{typeof children === 'string' ? <DialogContentText>{children}</DialogContentText> : children}</DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy} color="secondary">
           Cancel

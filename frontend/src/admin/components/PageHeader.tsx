@@ -6,7 +6,14 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
   return (
     <Box
       component="header"
-      sx={{ display: 'flex', justifyContent: 'space-between', alignItems: { md: 'center' }, gap: 2, flexDirection: { xs: 'column', md: 'row' }, mb: 3 }}
+      sx={{
+        display: 'flex',
+        justifyContent: 'space-between',
+        alignItems: { md: 'center' },
+        gap: 2,
+        flexDirection: { xs: 'column', md: 'row' },
+        mb: 3,
+      }}
     >
       <Box>
         <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>

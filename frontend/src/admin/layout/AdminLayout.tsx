@@ -15,7 +15,7 @@ import { useLocation } from 'react-router-dom';
 import { ConsoleLayout, type MenuItem } from '../../components/ConsoleLayout';
 import { FullPageSpinner } from '../../components/FullPageSpinner';
 
-/** Spec section 2, "Admin console layout": the menu, in this order. */
+/** docs/product-spec.md section 2, "Admin console layout": the menu, in this order. */
 export const ADMIN_MENU: MenuItem[] = [
   { label: 'Dashboard', to: '/admin', icon: DashboardIcon, end: true },
   { label: 'User Management', to: '/admin/users', icon: PeopleIcon },

@@ -8,7 +8,14 @@ describe('Admin overview', () => {
     adminApiMock({
       'GET /api/stats': json(200, { total_users: 42, active_pcps: 7, pending_approvals: 3 }),
       'GET /api/activity': json(200, [
-        { id: 'a1', type: 'signup', at: '2025-03-01T10:00:00Z', actor_email: null, subject_email: 'new@x.org', summary: 'new@x.org signed up' },
+        {
+          id: 'a1',
+          type: 'signup',
+          at: '2025-03-01T10:00:00Z',
+          actor_email: null,
+          subject_email: 'new@x.org',
+          summary: 'new@x.org signed up',
+        },
       ]),
     });
     renderApp('/admin');
@@ -20,7 +27,11 @@ describe('Admin overview', () => {
     expect(screen.getByText('All systems operational')).toBeInTheDocument();
     expect(await screen.findByText('new@x.org signed up')).toBeInTheDocument();
     const menu = screen.getByRole('navigation', { name: 'Admin Console menu' });
-    expect(within(menu).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
       ['Dashboard', '/admin'],
       ['User Management', '/admin/users'],
       ['Parameter Management', '/admin/parameters'],

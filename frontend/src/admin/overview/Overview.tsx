@@ -20,7 +20,7 @@ import { formatDateTime } from '../../components/format';
 import { useAdminQuery } from '../components/useAdminQuery';
 import { OVERVIEW } from '../messages';
 import { adminApi } from '../providers/dataProvider';
-import type { ActivityItem, Health } from '../types';
+import type { ActivityItemJson, HealthJson } from '@cds/contracts';
 
 function StatCard({ title, value, hint, testId }: { title: string; value: ReactNode; hint: ReactNode; testId: string }) {
   return (
@@ -41,7 +41,7 @@ function StatCard({ title, value, hint, testId }: { title: string; value: ReactN
 }
 
 /** What the System Health card says for a health report. */
-export function describeHealth(health: Health | undefined, error: unknown): { value: string; hint: string } {
+export function describeHealth(health: HealthJson | undefined, error: unknown): { value: string; hint: string } {
   if (error && !health) return { value: 'Unavailable', hint: errorMessage(error, 'The health check did not answer.') };
   if (!health) return { value: OVERVIEW.loading, hint: '' };
   if (health.status === 'ok') return { value: OVERVIEW.cards.health.healthy, hint: OVERVIEW.cards.health.healthyHint };
@@ -49,7 +49,7 @@ export function describeHealth(health: Health | undefined, error: unknown): { va
   return { value: 'Degraded', hint: down ? `The ${down} is not reachable.` : 'Some checks are failing.' };
 }
 
-const ACTIVITY_LABEL: Record<ActivityItem['type'], string> = {
+const ACTIVITY_LABEL: Record<ActivityItemJson['type'], string> = {
   signup: 'Sign-up',
   access_requested: 'Access request',
   approval_approved: 'Approved',

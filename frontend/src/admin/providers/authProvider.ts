@@ -1,9 +1,9 @@
 import type { AuthProvider } from 'react-admin';
 import type { AuthClient } from '../../api/authClient';
 import { ApiError } from '../../api/errors';
-import type { Role } from '../../api/types';
+import type { Role } from '@cds/contracts';
 import { displayName } from '../../components/format';
-import { canAccess } from './canAccess';
+import { canAccess } from '@cds/contracts';
 
 /**
  * react-admin's authProvider on top of the shared auth client: the session, its refresh and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignableRoles, canAccess, invitableRoles, mayDecide } from './canAccess';
+import { assignableRoles, canAccess, invitableRoles, mayDecide } from '@cds/contracts';
 
 describe('canAccess', () => {
   it('lets administrators into every admin resource, nobody else', () => {
@@ -31,8 +31,12 @@ describe('canAccess', () => {
 
   it('an admin decides PCP requests only', () => {
     expect(canAccess('admin', { resource: 'approvals', action: 'edit', record: { requested_role: 'pcp', current_role: null } })).toBe(true);
-    expect(canAccess('admin', { resource: 'approvals', action: 'edit', record: { requested_role: 'admin', current_role: null } })).toBe(false);
-    expect(canAccess('super_admin', { resource: 'approvals', action: 'edit', record: { requested_role: 'admin', current_role: null } })).toBe(true);
+    expect(canAccess('admin', { resource: 'approvals', action: 'edit', record: { requested_role: 'admin', current_role: null } })).toBe(
+      false,
+    );
+    expect(
+      canAccess('super_admin', { resource: 'approvals', action: 'edit', record: { requested_role: 'admin', current_role: null } }),
+    ).toBe(true);
   });
 });
 

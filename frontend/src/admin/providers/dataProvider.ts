@@ -1,27 +1,41 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import type { DataProvider, fetchUtils } from 'react-admin';
 import { fetchJson } from '../../api';
-import type {
-  ActivityItem,
-  AnalyticsPeriod,
-  AnalysisResult,
-  ApprovalRecord,
-  DiffResult,
-  DraftRule,
-  Health,
-  InvitationRecord,
-  ParameterRecord,
-  PolishStatus,
-  Role,
-  RuleRecord,
-  RuleSetAnalytics,
-  RuleSetRecord,
-  RuleTestResult,
-  Stats,
-  TestCaseRecord,
-  UserRecord,
-  VersionSummary,
-} from '../types';
+import {
+  ACTION_KEYS,
+  CDS_CLIENT_WRITABLE_FIELDS,
+  CONDITION_KEYS,
+  PARAMETER_WRITABLE_FIELDS,
+  RULE_SET_WRITABLE_FIELDS,
+  RULE_WRITABLE_FIELDS,
+  type ActivityItemJson,
+  type BoundaryVignetteJson,
+  type ImpactPreviewJson,
+  type PublishCheckJson,
+  type PolishEnqueueJson,
+  type PublishRequest,
+  type SeedResultJson,
+  type VignetteJson,
+  type VignetteRunJson,
+  type AnalyticsPeriod,
+  type AnalysisJson,
+  type ApprovalJson,
+  type DiffJson,
+  type DraftRule,
+  type HealthJson,
+  type InvitationJson,
+  type ParameterJson,
+  type PolishStatusJson,
+  type Role,
+  type RuleJson,
+  type RuleSetAnalytics,
+  type RuleSetJson,
+  type RuleTestResultJson,
+  type StatsJson,
+  type TestCaseJson,
+  type UserListItemJson,
+  type VersionSummaryJson,
+} from '@cds/contracts';
 
 const API = '/api';
 
@@ -35,26 +49,21 @@ const base = simpleRestProvider(API, httpClient);
  * sends the whole record, so an edit sends only what the server lets it change.
  */
 const WRITABLE: Record<string, readonly string[]> = {
-  parameters: [
-    'name', 'display_name', 'description', 'data_type', 'category', 'units', 'is_required', 'template_name',
-    'validation_rules', 'loinc_code', 'question_override', 'change_reason',
-  ],
-  rules: ['rule_set_id', 'name', 'description', 'priority', 'conditions', 'actions', 'is_active'],
-  'rule-sets': ['name', 'description', 'is_template', 'is_active'],
+  parameters: PARAMETER_WRITABLE_FIELDS,
+  rules: RULE_WRITABLE_FIELDS,
+  'rule-sets': RULE_SET_WRITABLE_FIELDS,
+  'cds-clients': CDS_CLIENT_WRITABLE_FIELDS,
 };
 
 export function pick<T extends object>(data: T, keys: readonly string[]): Partial<T> {
   return Object.fromEntries(Object.entries(data).filter(([k, v]) => keys.includes(k) && v !== undefined)) as Partial<T>;
 }
 
-const CONDITION_KEYS = ['id', 'type', 'parameter', 'operator', 'value', 'logic'];
-const ACTION_KEYS = ['id', 'type', 'severity', 'message', 'value'];
-
 /** A rule's body as the API takes it: no editor-only keys on conditions or actions. */
-export function ruleBody(data: Partial<RuleRecord>): Partial<RuleRecord> {
+export function ruleBody(data: Partial<RuleJson>): Partial<RuleJson> {
   const body = pick(data, WRITABLE.rules);
-  if (body.conditions) body.conditions = body.conditions.map((c) => pick(c, CONDITION_KEYS) as RuleRecord['conditions'][number]);
-  if (body.actions) body.actions = body.actions.map((a) => pick(a, ACTION_KEYS) as RuleRecord['actions'][number]);
+  if (body.conditions) body.conditions = body.conditions.map((c) => pick(c, CONDITION_KEYS) as RuleJson['conditions'][number]);
+  if (body.actions) body.actions = body.actions.map((a) => pick(a, ACTION_KEYS) as RuleJson['actions'][number]);
   return body;
 }
 
@@ -90,66 +99,80 @@ async function listAll<T>(resource: string, filter: Record<string, unknown>, sor
 }
 
 export const adminApi = {
-  stats: () => call<Stats>('GET', '/stats'),
-  activity: () => call<ActivityItem[]>('GET', `/activity?${q({ range: [0, 9] })}`),
-  health: async (): Promise<Health> => {
+  stats: () => call<StatsJson>('GET', '/stats'),
+  activity: () => call<ActivityItemJson[]>('GET', `/activity?${q({ range: [0, 9] })}`),
+  health: async (): Promise<HealthJson> => {
     // 503 still carries the report: which part is down is exactly what the admin needs.
     try {
-      return await call<Health>('GET', '/health');
+      return await call<HealthJson>('GET', '/health');
     } catch (e) {
-      const body = (e as { body?: unknown }).body as Health | undefined;
+      const body = (e as { body?: unknown }).body as HealthJson | undefined;
       if (body && typeof body === 'object' && 'database' in body) return body;
       throw e;
     }
   },
-  polishStatus: () => call<PolishStatus>('GET', '/polish/status'),
+  polishStatus: () => call<PolishStatusJson>('GET', '/polish/status'),
 
-  setRole: (userId: string, role: Role | null) => call<UserRecord>('PUT', `/users/${id(userId)}/role`, { role }),
-  approve: (approvalId: string) => call<ApprovalRecord>('POST', `/approvals/${id(approvalId)}/approve`),
+  setRole: (userId: string, role: Role | null) => call<UserListItemJson>('PUT', `/users/${id(userId)}/role`, { role }),
+  approve: (approvalId: string) => call<ApprovalJson>('POST', `/approvals/${id(approvalId)}/approve`),
   reject: (approvalId: string, reason?: string) =>
-    call<ApprovalRecord>('POST', `/approvals/${id(approvalId)}/reject`, reason ? { reason } : {}),
-  invite: (email: string, role: Role | null) => call<InvitationRecord>('POST', '/invitations', { email, role }),
-  revokeInvitation: (invitationId: string) => call<InvitationRecord>('DELETE', `/invitations/${id(invitationId)}`),
+    call<ApprovalJson>('POST', `/approvals/${id(approvalId)}/reject`, reason ? { reason } : {}),
+  invite: (email: string, role: Role | null) => call<InvitationJson>('POST', '/invitations', { email, role }),
+  revokeInvitation: (invitationId: string) => call<InvitationJson>('DELETE', `/invitations/${id(invitationId)}`),
 
-  allParameters: (filter: Record<string, unknown> = {}) => listAll<ParameterRecord>('parameters', filter, ['display_name', 'ASC']),
-  parameterTemplates: () => call<ParameterRecord[]>('GET', '/parameters/templates'),
-  seedTemplates: () => call<{ created: number; message: string; templates: ParameterRecord[] }>('POST', '/parameters/templates/seed'),
+  allParameters: (filter: Record<string, unknown> = {}) => listAll<ParameterJson>('parameters', filter, ['display_name', 'ASC']),
+  parameterTemplates: () => call<ParameterJson[]>('GET', '/parameters/templates'),
+  seedTemplates: () => call<SeedResultJson>('POST', '/parameters/templates/seed'),
   parameterFromTemplate: (templateId: string, overrides?: Record<string, unknown>) =>
-    call<ParameterRecord>('POST', '/parameters/from-template', { template_id: templateId, ...(overrides ? { overrides } : {}) }),
+    call<ParameterJson>('POST', '/parameters/from-template', { template_id: templateId, ...(overrides ? { overrides } : {}) }),
   cloneParameter: (parameterId: string, body: { name: string; display_name?: string }) =>
-    call<ParameterRecord>('POST', `/parameters/${id(parameterId)}/clone`, body),
-  polishParameter: (parameterId: string) =>
-    call<{ job_id: string; parameter_id: string; status: string }>('POST', `/parameters/${id(parameterId)}/polish`),
+    call<ParameterJson>('POST', `/parameters/${id(parameterId)}/clone`, body),
+  polishParameter: (parameterId: string) => call<PolishEnqueueJson>('POST', `/parameters/${id(parameterId)}/polish`),
 
-  ruleSetTemplates: () => call<RuleSetRecord[]>('GET', '/rule-sets/templates'),
+  ruleSetTemplates: () => call<RuleSetJson[]>('GET', '/rule-sets/templates'),
   ruleSetFromTemplate: (templateId: string, name?: string) =>
-    call<RuleSetRecord>('POST', '/rule-sets/from-template', { template_id: templateId, ...(name ? { name } : {}) }),
+    call<RuleSetJson>('POST', '/rule-sets/from-template', { template_id: templateId, ...(name ? { name } : {}) }),
   setRuleSetActivation: (ruleSetId: string, isActive: boolean) =>
-    call<RuleSetRecord>('PATCH', `/rule-sets/${id(ruleSetId)}/activation`, { is_active: isActive }),
-  publish: (ruleSetId: string) => call<VersionSummary>('POST', `/rule-sets/${id(ruleSetId)}/publish`),
-  versions: (ruleSetId: string) => call<VersionSummary[]>('GET', `/rule-sets/${id(ruleSetId)}/versions`),
-  diff: (ruleSetId: string) => call<DiffResult>('GET', `/rule-sets/${id(ruleSetId)}/diff`),
-  analysis: (ruleSetId: string) => call<AnalysisResult>('GET', `/rule-sets/${id(ruleSetId)}/analysis`),
+    call<RuleSetJson>('PATCH', `/rule-sets/${id(ruleSetId)}/activation`, { is_active: isActive }),
+  publish: (ruleSetId: string, body: PublishRequest = {}) => call<VersionSummaryJson>('POST', `/rule-sets/${id(ruleSetId)}/publish`, body),
+  publishCheck: (ruleSetId: string) => call<PublishCheckJson>('GET', `/rule-sets/${id(ruleSetId)}/publish-check`),
+  impactPreview: (ruleSetId: string) => call<ImpactPreviewJson>('POST', `/rule-sets/${id(ruleSetId)}/impact-preview`),
+  runVignette: (ruleSetId: string, answers: Record<string, unknown>) =>
+    call<VignetteRunJson>('POST', `/rule-sets/${id(ruleSetId)}/run`, { answers }),
+  boundaryVignettes: (ruleSetId: string) => call<BoundaryVignetteJson[]>('GET', `/rule-sets/${id(ruleSetId)}/boundary-vignettes`),
+  vignettes: (ruleSetId: string) => call<VignetteJson[]>('GET', `/rule-sets/${id(ruleSetId)}/test-cases`),
+  createVignette: (
+    ruleSetId: string,
+    body: { name: string; answers: Record<string, unknown>; expected_fired: string[]; expected_primary: string | null },
+  ) => call<VignetteJson>('POST', `/rule-sets/${id(ruleSetId)}/test-cases`, body),
+  removeVignette: (ruleSetId: string, caseId: string) => call<unknown>('DELETE', `/rule-sets/${id(ruleSetId)}/test-cases/${id(caseId)}`),
+  versions: (ruleSetId: string) => call<VersionSummaryJson[]>('GET', `/rule-sets/${id(ruleSetId)}/versions`),
+  diff: (ruleSetId: string) => call<DiffJson>('GET', `/rule-sets/${id(ruleSetId)}/diff`),
+  analysis: (ruleSetId: string) => call<AnalysisJson>('GET', `/rule-sets/${id(ruleSetId)}/analysis`),
   analyzeDraft: (ruleSetId: string, rules: DraftRule[], signal?: AbortSignal) =>
-    fetchJson<AnalysisResult>(`${API}/rule-sets/${id(ruleSetId)}/analysis`, {
+    fetchJson<AnalysisJson>(`${API}/rule-sets/${id(ruleSetId)}/analysis`, {
       method: 'POST',
-      body: JSON.stringify({ rules: rules.map((r) => ({ ...ruleBody(r as Partial<RuleRecord>), ...(r.id ? { id: r.id } : {}) })) }),
+      body: JSON.stringify({ rules: rules.map((r) => ({ ...ruleBody(r as Partial<RuleJson>), ...(r.id ? { id: r.id } : {}) })) }),
       signal,
     }).then((r) => r.json),
   analytics: (ruleSetId: string, period: AnalyticsPeriod = 'month') =>
     call<RuleSetAnalytics>('GET', `/rule-sets/${id(ruleSetId)}/analytics?${q({ period })}`),
 
-  cloneRule: (ruleId: string) => call<RuleRecord>('POST', `/rules/${id(ruleId)}/clone`),
+  cloneRule: (ruleId: string) => call<RuleJson>('POST', `/rules/${id(ruleId)}/clone`),
   testRule: (ruleId: string, answers: Record<string, unknown>, referenceDate?: string) =>
-    call<RuleTestResult>('POST', `/rules/${id(ruleId)}/test`, { answers, ...(referenceDate ? { reference_date: referenceDate } : {}) }),
-  testCases: (ruleId: string) => call<TestCaseRecord[]>('GET', `/rules/${id(ruleId)}/test-cases`),
-  createTestCase: (ruleId: string, body: Pick<TestCaseRecord, 'name' | 'answers' | 'expected_outcome'> & { reference_date?: string | null }) =>
-    call<TestCaseRecord>('POST', `/rules/${id(ruleId)}/test-cases`, body),
-  updateTestCase: (ruleId: string, caseId: string, body: Partial<Pick<TestCaseRecord, 'name' | 'answers' | 'expected_outcome' | 'reference_date'>>) =>
-    call<TestCaseRecord>('PUT', `/rules/${id(ruleId)}/test-cases/${id(caseId)}`, body),
+    call<RuleTestResultJson>('POST', `/rules/${id(ruleId)}/test`, { answers, ...(referenceDate ? { reference_date: referenceDate } : {}) }),
+  testCases: (ruleId: string) => call<TestCaseJson[]>('GET', `/rules/${id(ruleId)}/test-cases`),
+  createTestCase: (
+    ruleId: string,
+    body: Pick<TestCaseJson, 'name' | 'answers' | 'expected_outcome'> & { reference_date?: string | null },
+  ) => call<TestCaseJson>('POST', `/rules/${id(ruleId)}/test-cases`, body),
+  updateTestCase: (
+    ruleId: string,
+    caseId: string,
+    body: Partial<Pick<TestCaseJson, 'name' | 'answers' | 'expected_outcome' | 'reference_date'>>,
+  ) => call<TestCaseJson>('PUT', `/rules/${id(ruleId)}/test-cases/${id(caseId)}`, body),
   removeTestCase: (ruleId: string, caseId: string) => call<unknown>('DELETE', `/rules/${id(ruleId)}/test-cases/${id(caseId)}`),
 };
-
 
 /**
  * simple-rest for lists and records, with the few routes that are not plain CRUD: a role

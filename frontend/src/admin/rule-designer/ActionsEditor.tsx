@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import { ACTION_SEVERITIES, ACTION_TYPES } from '../types';
+import { ACTION_SEVERITIES, ACTION_TYPES } from '@cds/contracts';
 import { newAction, type ActionDraft } from './draft';
 
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
@@ -27,9 +27,18 @@ export function ActionsEditor({
   const update = (i: number, patch: Partial<ActionDraft>) => onChange(actions.map((a, j) => (j === i ? { ...a, ...patch } : a)));
   return (
     <Stack spacing={2}>
-      {actions.length === 0 && <Typography color="text.secondary">No actions yet: add what the clinician should do when the rule matches.</Typography>}
+      {actions.length === 0 && (
+        <Typography color="text.secondary">No actions yet: add what the clinician should do when the rule matches.</Typography>
+      )}
       {actions.map((a, i) => (
-        <Paper key={a.key} variant="outlined" role="group" aria-labelledby={`action-${i}-title`} sx={{ p: 2, pt: 1 }} data-testid="action-row">
+        <Paper
+          key={a.key}
+          variant="outlined"
+          role="group"
+          aria-labelledby={`action-${i}-title`}
+          sx={{ p: 2, pt: 1 }}
+          data-testid="action-row"
+        >
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 36 }}>
             <Typography id={`action-${i}-title`} sx={{ fontWeight: 600, fontSize: '0.9rem' }}>
               Action {i + 1}
@@ -41,7 +50,15 @@ export function ActionsEditor({
             )}
           </Box>
           <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, alignItems: 'start', mt: 1 }}>
-            <TextField select size="small" label="Type" id={`action-${i}-type`} value={a.type} onChange={(e) => update(i, { type: e.target.value })} disabled={readOnly}>
+            <TextField
+              select
+              size="small"
+              label="Type"
+              id={`action-${i}-type`}
+              value={a.type}
+              onChange={(e) => update(i, { type: e.target.value })}
+              disabled={readOnly}
+            >
               {!(ACTION_TYPES as readonly string[]).includes(a.type) && <MenuItem value={a.type}>{a.type}</MenuItem>}
               {ACTION_TYPES.map((t) => (
                 <MenuItem key={t} value={t}>
@@ -49,7 +66,15 @@ export function ActionsEditor({
                 </MenuItem>
               ))}
             </TextField>
-            <TextField select size="small" label="Severity" id={`action-${i}-severity`} value={a.severity} onChange={(e) => update(i, { severity: e.target.value })} disabled={readOnly}>
+            <TextField
+              select
+              size="small"
+              label="Severity"
+              id={`action-${i}-severity`}
+              value={a.severity}
+              onChange={(e) => update(i, { severity: e.target.value })}
+              disabled={readOnly}
+            >
               {ACTION_SEVERITIES.map((s) => (
                 <MenuItem key={s} value={s}>
                   {cap(s)}

@@ -8,7 +8,7 @@ import ListItem from '@mui/material/ListItem';
 import Typography from '@mui/material/Typography';
 import { errorMessage } from '../../api';
 import { adminApi } from '../providers/dataProvider';
-import type { AnalysisResult, DraftRule, Finding } from '../types';
+import type { AnalysisJson, DraftRule, Finding } from '@cds/contracts';
 
 const SEVERITY: Record<Finding['severity'], { color: 'error' | 'warning' | 'info'; label: string }> = {
   error: { color: 'error', label: 'Error' },
@@ -24,7 +24,11 @@ export const DRAFT_RULE_ID = 'draft-1';
  * goes to POST /api/rule-sets/:id/analysis a moment after the last change.
  */
 export function useLiveAnalysis(ruleSetId: string | undefined, rule: DraftRule | null, delay = 600) {
-  const [state, setState] = useState<{ result: AnalysisResult | null; error: unknown; loading: boolean }>({ result: null, error: null, loading: false });
+  const [state, setState] = useState<{ result: AnalysisJson | null; error: unknown; loading: boolean }>({
+    result: null,
+    error: null,
+    loading: false,
+  });
   const body = rule ? JSON.stringify(rule) : null;
   useEffect(() => {
     if (!ruleSetId || !body) return;
@@ -54,7 +58,7 @@ export function AnalysisPanel({
   thisRuleId,
   ruleNames,
 }: {
-  result: AnalysisResult | null;
+  result: AnalysisJson | null;
   error: unknown;
   loading: boolean;
   thisRuleId: string;
@@ -64,7 +68,11 @@ export function AnalysisPanel({
   const others = result?.findings.filter((f) => !f.rule_ids.includes(thisRuleId)) ?? [];
   const name = (id: string) => (id === thisRuleId ? 'this rule' : (ruleNames[id] ?? 'another rule'));
   // Read out by screen readers when the count changes, as the admin types.
-  const announce = result ? (mine.length ? `${mine.length} finding${mine.length === 1 ? '' : 's'} for this rule` : 'No findings for this rule') : '';
+  const announce = result
+    ? mine.length
+      ? `${mine.length} finding${mine.length === 1 ? '' : 's'} for this rule`
+      : 'No findings for this rule'
+    : '';
 
   const list = (items: Finding[]) => (
     <List dense disablePadding>
@@ -85,7 +93,11 @@ export function AnalysisPanel({
   );
 
   return (
-    <Box component="section" aria-labelledby="analysis-title" sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, p: 2, bgcolor: 'background.paper' }}>
+    <Box
+      component="section"
+      aria-labelledby="analysis-title"
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, p: 2, bgcolor: 'background.paper' }}
+    >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
         <Typography id="analysis-title" component="h2" variant="h5">
           Analysis
@@ -96,7 +108,11 @@ export function AnalysisPanel({
         {announce}
       </span>
       {error ? <Alert severity="warning">{errorMessage(error, 'The analysis is unavailable right now.')}</Alert> : null}
-      {!result && !error && <Typography variant="body2" color="text.secondary">Findings appear here as you edit.</Typography>}
+      {!result && !error && (
+        <Typography variant="body2" color="text.secondary">
+          Findings appear here as you edit.
+        </Typography>
+      )}
       {result && !mine.length && (
         <Typography variant="body2" color="success.dark">
           No findings for this rule.

@@ -37,7 +37,14 @@ async function options(row: HTMLElement, label: RegExp | string) {
 describe('ConditionsEditor', () => {
   it('offers the operators of the parameter type and resets the operator when the parameter changes', async () => {
     render(<Harness initial={[{ key: 'a', parameter: 'p-1', operator: 'greater_than', value: '7', logic: 'AND' }]} />);
-    expect(await options(rows()[0], 'Operator')).toEqual(['Equals', 'Not Equals', 'Greater Than', 'Less Than', 'Greater or Equal', 'Less or Equal']);
+    expect(await options(rows()[0], 'Operator')).toEqual([
+      'Equals',
+      'Not Equals',
+      'Greater Than',
+      'Less Than',
+      'Greater or Equal',
+      'Less or Equal',
+    ]);
     await pick(rows()[0], 'Parameter', 'Antibodies (Antibodies)');
     expect(state()[0]).toMatchObject({ parameter: 'p-2', operator: 'equals', value: '' });
     expect(await options(rows()[0], 'Operator')).toEqual(['Is', 'Is Not']);

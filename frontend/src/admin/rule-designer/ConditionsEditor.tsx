@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import type { ParameterRecord } from '../types';
+import type { ParameterJson } from '@cds/contracts';
 import {
   changeOperator,
   changeParameter,
@@ -31,14 +31,14 @@ function ValueInput({
   index,
 }: {
   kind: ValueKind;
-  parameter: ParameterRecord | undefined;
+  parameter: ParameterJson | undefined;
   value: string;
   onChange: (v: string) => void;
   disabled?: boolean;
   error?: string;
   index: number;
 }) {
-  // Spec section 5: the parameter's units are shown under the value input.
+  // docs/product-spec.md section 5: the parameter's units are shown under the value input.
   const units = kind === 'days' ? 'days' : parameter?.units ? parameter.units : '';
   const helperText = [units && `Units: ${units}`, error].filter(Boolean).join(' · ') || ' ';
   const common = {
@@ -75,7 +75,13 @@ function ValueInput({
         {...common}
         type="number"
         onChange={(e) => onChange(e.target.value)}
-        slotProps={{ htmlInput: { step: kind === 'days' ? 1 : 'any', min: kind === 'days' ? 0 : undefined, inputMode: kind === 'days' ? 'numeric' : 'decimal' } }}
+        slotProps={{
+          htmlInput: {
+            step: kind === 'days' ? 1 : 'any',
+            min: kind === 'days' ? 0 : undefined,
+            inputMode: kind === 'days' ? 'numeric' : 'decimal',
+          },
+        }}
       />
     );
   }
@@ -94,7 +100,7 @@ export function ConditionsEditor({
 }: {
   conditions: ConditionDraft[];
   /** Active parameters that are not templates: what a condition may use. */
-  parameters: ParameterRecord[];
+  parameters: ParameterJson[];
   onChange: (next: ConditionDraft[]) => void;
   readOnly?: boolean;
   /** By field: 'conditions.0.value' ... */
@@ -117,13 +123,24 @@ export function ConditionsEditor({
         const kind = valueKind(p, c.operator);
         const last = i === conditions.length - 1;
         return (
-          <Paper key={c.key} variant="outlined" role="group" aria-labelledby={`condition-${i}-title`} sx={{ p: 2, pt: 1 }} data-testid="condition-row">
+          <Paper
+            key={c.key}
+            variant="outlined"
+            role="group"
+            aria-labelledby={`condition-${i}-title`}
+            sx={{ p: 2, pt: 1 }}
+            data-testid="condition-row"
+          >
             <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 36 }}>
               <Typography id={`condition-${i}-title`} sx={{ fontWeight: 600, fontSize: '0.9rem' }}>
                 Condition {i + 1}
               </Typography>
               {!readOnly && (
-                <IconButton aria-label={`Remove condition ${i + 1}`} onClick={() => onChange(conditions.filter((_, j) => j !== i))} size="small">
+                <IconButton
+                  aria-label={`Remove condition ${i + 1}`}
+                  onClick={() => onChange(conditions.filter((_, j) => j !== i))}
+                  size="small"
+                >
                   <DeleteOutlineIcon fontSize="small" />
                 </IconButton>
               )}
@@ -174,7 +191,7 @@ export function ConditionsEditor({
                 index={i}
               />
             </Box>
-            {/* Spec section 5: the logic operator shows on every condition except the last. */}
+            {/* docs/product-spec.md section 5: the logic operator shows on every condition except the last. */}
             {!last && (
               <TextField
                 select
@@ -186,7 +203,12 @@ export function ConditionsEditor({
                 disabled={readOnly}
                 sx={{ mt: 1, width: 140 }}
                 slotProps={{
-                  select: { SelectDisplayProps: { 'aria-label': `Logic between condition ${i + 1} and ${i + 2}`, 'aria-labelledby': undefined } as React.HTMLAttributes<HTMLDivElement> },
+                  select: {
+                    SelectDisplayProps: {
+                      'aria-label': `Logic between condition ${i + 1} and ${i + 2}`,
+                      'aria-labelledby': undefined,
+                    } as React.HTMLAttributes<HTMLDivElement>,
+                  },
                 }}
               >
                 <MenuItem value="AND">AND</MenuItem>
@@ -198,7 +220,12 @@ export function ConditionsEditor({
       })}
       {!readOnly && (
         <Box>
-          <Button startIcon={<AddIcon />} variant="outlined" onClick={() => onChange([...conditions, newCondition(parameters)])} disabled={!parameters.length}>
+          <Button
+            startIcon={<AddIcon />}
+            variant="outlined"
+            onClick={() => onChange([...conditions, newCondition(parameters)])}
+            disabled={!parameters.length}
+          >
             Add Condition
           </Button>
         </Box>

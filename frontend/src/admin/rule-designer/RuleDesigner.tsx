@@ -27,7 +27,7 @@ import { useAdminQuery } from '../components/useAdminQuery';
 import { ADMIN_TOASTS, DESIGNER } from '../messages';
 import { adminApi } from '../providers/dataProvider';
 import { useToast } from '../providers/useToast';
-import type { ParameterRecord, RuleRecord, RuleSetRecord } from '../types';
+import type { ParameterJson, RuleJson, RuleSetJson } from '@cds/contracts';
 import { ActionsEditor } from './ActionsEditor';
 import { AnalysisPanel, DRAFT_RULE_ID, useLiveAnalysis } from './AnalysisPanel';
 import { ConditionsEditor } from './ConditionsEditor';
@@ -39,10 +39,11 @@ const RuleFlowPreview = lazy(() => import('./RuleFlowPreview'));
 export type DesignerMode = 'create' | 'edit' | 'view';
 type TabKey = 'basic' | 'conditions' | 'actions';
 
-const tabOfField = (field: string): TabKey => (field.startsWith('conditions') ? 'conditions' : field.startsWith('actions') ? 'actions' : 'basic');
+const tabOfField = (field: string): TabKey =>
+  field.startsWith('conditions') ? 'conditions' : field.startsWith('actions') ? 'actions' : 'basic';
 
 /** Parameters a condition may use: active ones that are not templates. */
-export const usableParameters = (all: ParameterRecord[] | undefined) => (all ?? []).filter((p) => p.is_active && !p.is_template);
+export const usableParameters = (all: ParameterJson[] | undefined) => (all ?? []).filter((p) => p.is_active && !p.is_template);
 
 export function RuleDesigner({ mode }: { mode: DesignerMode }) {
   const { id } = useParams();
@@ -51,14 +52,18 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
   const toast = useToast();
   const queryClient = useQueryClient();
 
-  const ruleQuery = useGetOne<RuleRecord>('rules', { id: id ?? '' }, { enabled: mode !== 'create' && !!id });
+  const ruleQuery = useGetOne<RuleJson>('rules', { id: id ?? '' }, { enabled: mode !== 'create' && !!id });
   const rule = ruleQuery.data;
   const ruleSetId = mode === 'create' ? (search.get('rule_set_id') ?? '') : (rule?.rule_set_id ?? '');
-  const ruleSetQuery = useGetOne<RuleSetRecord>('rule-sets', { id: ruleSetId }, { enabled: !!ruleSetId });
+  const ruleSetQuery = useGetOne<RuleSetJson>('rule-sets', { id: ruleSetId }, { enabled: !!ruleSetId });
   const params = useAdminQuery(['parameters', 'all'], () => adminApi.allParameters());
   const allParameters = useMemo(() => params.data ?? [], [params.data]);
   const parameters = useMemo(() => usableParameters(params.data), [params.data]);
-  const siblings = useGetList<RuleRecord>('rules', { filter: { rule_set_id: ruleSetId }, pagination: { page: 1, perPage: 100 }, sort: { field: 'priority', order: 'ASC' } }, { enabled: !!ruleSetId });
+  const siblings = useGetList<RuleJson>(
+    'rules',
+    { filter: { rule_set_id: ruleSetId }, pagination: { page: 1, perPage: 100 }, sort: { field: 'priority', order: 'ASC' } },
+    { enabled: !!ruleSetId },
+  );
 
   const [draft, setDraft] = useState<RuleDraft>(EMPTY_DRAFT);
   const [saved, setSaved] = useState<RuleDraft>(EMPTY_DRAFT);
@@ -68,8 +73,8 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
   const [showErrors, setShowErrors] = useState(false);
   const [serverError, setServerError] = useState<{ message: string; details: string[] } | null>(null);
   const [testing, setTesting] = useState(false);
-  const [create, { isPending: creating }] = useCreate<RuleRecord>();
-  const [update, { isPending: updating }] = useUpdate<RuleRecord>();
+  const [create, { isPending: creating }] = useCreate<RuleJson>();
+  const [update, { isPending: updating }] = useUpdate<RuleJson>();
   const saving = creating || updating;
   const readOnly = mode === 'view';
 
@@ -97,7 +102,13 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
   const problems = useMemo(() => draftProblems(draft, parameters), [draft, parameters]);
   const errors = useMemo(() => (showErrors ? Object.fromEntries(problems.map((p) => [p.field, p.message])) : {}), [showErrors, problems]);
   const thisRuleId = mode === 'create' ? DRAFT_RULE_ID : (id ?? DRAFT_RULE_ID);
-  const liveRule = useMemo(() => (readOnly || !params.data ? null : analysisRule(draft, parameters, mode === 'create' ? undefined : id)), [draft, parameters, mode, id, readOnly, params.data]);
+  const liveRule = useMemo(
+    () =>
+      readOnly || !params.data || (mode === 'create' && !dirty)
+        ? null
+        : analysisRule(draft, parameters, mode === 'create' ? undefined : id),
+    [draft, parameters, mode, id, readOnly, params.data, dirty],
+  );
   const analysis = useLiveAnalysis(ruleSetId || undefined, liveRule);
   const ruleNames = useMemo(() => Object.fromEntries((siblings.data ?? []).map((r) => [r.id, r.name])), [siblings.data]);
 
@@ -155,7 +166,10 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto' }}>
-      <Box component="header" sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', mb: 3 }}>
+      <Box
+        component="header"
+        sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', mb: 3 }}
+      >
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
           <Button startIcon={<ArrowBackIcon />} onClick={back} color="secondary">
             {DESIGNER.back}
@@ -181,7 +195,12 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
               </Button>
             </span>
           </Tooltip>
-          <Button variant="outlined" startIcon={preview ? <VisibilityOffIcon /> : <VisibilityIcon />} onClick={() => setPreview((p) => !p)} aria-pressed={preview}>
+          <Button
+            variant="outlined"
+            startIcon={preview ? <VisibilityOffIcon /> : <VisibilityIcon />}
+            onClick={() => setPreview((p) => !p)}
+            aria-pressed={preview}
+          >
             {preview ? 'Hide Preview' : 'Show Preview'}
           </Button>
           {readOnly ? (
@@ -193,7 +212,7 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
               variant="contained"
               startIcon={saving ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : <SaveIcon />}
               onClick={save}
-              disabled={!draft.name || saving || loading}
+              disabled={saving || loading}
             >
               {saving ? 'Saving...' : 'Save Rule'}
             </Button>
@@ -206,11 +225,28 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
       ) : ruleQuery.error ? (
         <Alert severity="error">{errorMessage(ruleQuery.error, 'The rule could not be loaded.')}</Alert>
       ) : (
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: preview ? 'minmax(0, 3fr) minmax(0, 2fr)' : '1fr' }, alignItems: 'start' }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 3,
+            gridTemplateColumns: { xs: '1fr', lg: preview ? 'minmax(0, 3fr) minmax(0, 2fr)' : '1fr' },
+            alignItems: 'start',
+          }}
+        >
           <Card>
-            <Tabs value={tab} onChange={(_, v: TabKey) => setTab(v)} aria-label="Rule sections" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+            <Tabs
+              value={tab}
+              onChange={(_, v: TabKey) => setTab(v)}
+              aria-label="Rule sections"
+              sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}
+            >
               <Tab value="basic" label="Basic Info" id="rule-tab-basic" aria-controls="rule-panel-basic" />
-              <Tab value="conditions" label={`Conditions (${draft.conditions.length})`} id="rule-tab-conditions" aria-controls="rule-panel-conditions" />
+              <Tab
+                value="conditions"
+                label={`Conditions (${draft.conditions.length})`}
+                id="rule-tab-conditions"
+                aria-controls="rule-panel-conditions"
+              />
               <Tab value="actions" label={`Actions (${draft.actions.length})`} id="rule-tab-actions" aria-controls="rule-panel-actions" />
             </Tabs>
             <CardContent>
@@ -249,6 +285,18 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
                     slotProps={{ htmlInput: { maxLength: 2000 } }}
                   />
                   <TextField
+                    label="Source"
+                    value={draft.source ?? ''}
+                    onChange={(e) => setDraft({ ...draft, source: e.target.value })}
+                    disabled={readOnly}
+                    error={!!errors.source}
+                    helperText={
+                      errors.source ??
+                      'The guideline this rule follows, shown with its finding, e.g. "ADA Standards of Care in Diabetes—2026, Section 2".'
+                    }
+                    slotProps={{ htmlInput: { maxLength: 500 } }}
+                  />
+                  <TextField
                     label="Priority"
                     type="number"
                     value={draft.priority}
@@ -262,10 +310,21 @@ export function RuleDesigner({ mode }: { mode: DesignerMode }) {
                 </Stack>
               </Box>
               <Box role="tabpanel" id="rule-panel-conditions" aria-labelledby="rule-tab-conditions" hidden={tab !== 'conditions'}>
-                <ConditionsEditor conditions={draft.conditions} parameters={parameters} onChange={(conditions) => setDraft({ ...draft, conditions })} readOnly={readOnly} errors={errors} />
+                <ConditionsEditor
+                  conditions={draft.conditions}
+                  parameters={parameters}
+                  onChange={(conditions) => setDraft({ ...draft, conditions })}
+                  readOnly={readOnly}
+                  errors={errors}
+                />
               </Box>
               <Box role="tabpanel" id="rule-panel-actions" aria-labelledby="rule-tab-actions" hidden={tab !== 'actions'}>
-                <ActionsEditor actions={draft.actions} onChange={(actions) => setDraft({ ...draft, actions })} readOnly={readOnly} errors={errors} />
+                <ActionsEditor
+                  actions={draft.actions}
+                  onChange={(actions) => setDraft({ ...draft, actions })}
+                  readOnly={readOnly}
+                  errors={errors}
+                />
               </Box>
             </CardContent>
           </Card>

@@ -23,13 +23,11 @@ describe('RuleFlowPreview', () => {
     const figure = screen.getByRole('figure', { name: 'Rule preview' });
     expect(figure).toHaveStyle({ height: '24rem' });
     const flow = within(figure).getByRole('list', { name: 'Rule flow' });
-    expect(within(flow).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Poor control',
-      'HbA1c ≥ 9 %',
-      'AND: HbA1c < 15 %',
-      'Conditions Met?',
-      'Yes: alert: Urgent review',
-    ]);
+    expect(
+      within(flow)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Poor control', 'HbA1c ≥ 9 %', 'AND: HbA1c < 15 %', 'Conditions Met?', 'Yes: alert: Urgent review']);
     // React Flow renders the custom nodes themselves.
     expect(await within(figure).findByLabelText('alert')).toBeInTheDocument();
     expect(figure.querySelector('.react-flow')).not.toBeNull();
@@ -38,7 +36,12 @@ describe('RuleFlowPreview', () => {
   it('shows the empty texts', () => {
     const { rerender } = render(<RuleFlowPreview parameters={[]} draft={{ name: '', conditions: [], actions: [] }} />);
     expect(screen.getByText('No rule data to preview')).toBeInTheDocument();
-    rerender(<RuleFlowPreview parameters={[hba1c]} draft={{ name: 'R', conditions: [{ key: 'a', parameter: 'p-1', operator: 'equals', value: '5', logic: 'AND' }], actions: [] }} />);
+    rerender(
+      <RuleFlowPreview
+        parameters={[hba1c]}
+        draft={{ name: 'R', conditions: [{ key: 'a', parameter: 'p-1', operator: 'equals', value: '5', logic: 'AND' }], actions: [] }}
+      />,
+    );
     expect(screen.getAllByText('No actions defined').length).toBeGreaterThan(0);
   });
 });

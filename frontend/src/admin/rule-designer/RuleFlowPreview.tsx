@@ -1,17 +1,7 @@
 import { memo, useEffect, useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import {
-  Background,
-  Handle,
-  Position,
-  ReactFlow,
-  useReactFlow,
-  type Edge,
-  type Node,
-  type NodeProps,
-  type NodeTypes,
-} from '@xyflow/react';
+import { Background, Handle, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
@@ -23,7 +13,7 @@ import MedicationIcon from '@mui/icons-material/Medication';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import type { ParameterRecord } from '../types';
+import type { ParameterJson } from '@cds/contracts';
 import type { RuleDraft } from './draft';
 import { buildFlow, NODE_WIDTH, type FlowNode } from './flow';
 
@@ -56,7 +46,19 @@ const hidden = { opacity: 0, pointerEvents: 'none' as const };
 
 const StartNode = memo(function StartNode({ data }: FlowNodeProps) {
   return (
-    <Box sx={{ ...box, bgcolor: 'primary.main', color: 'primary.contrastText', borderColor: 'primary.main', display: 'flex', gap: 0.5, alignItems: 'center', justifyContent: 'center', fontWeight: 600 }}>
+    <Box
+      sx={{
+        ...box,
+        bgcolor: 'primary.main',
+        color: 'primary.contrastText',
+        borderColor: 'primary.main',
+        display: 'flex',
+        gap: 0.5,
+        alignItems: 'center',
+        justifyContent: 'center',
+        fontWeight: 600,
+      }}
+    >
       <PlayArrowIcon fontSize="small" aria-hidden="true" />
       <span>{data.label}</span>
       <Handle type="source" position={Position.Bottom} style={hidden} />
@@ -76,7 +78,9 @@ const ConditionNode = memo(function ConditionNode({ data }: FlowNodeProps) {
 
 const DecisionNode = memo(function DecisionNode({ data }: FlowNodeProps) {
   return (
-    <Box sx={{ ...box, width: NODE_WIDTH.decision, borderColor: 'warning.main', bgcolor: 'warning.light', fontWeight: 700, borderWidth: 2 }}>
+    <Box
+      sx={{ ...box, width: NODE_WIDTH.decision, borderColor: 'warning.main', bgcolor: 'warning.light', fontWeight: 700, borderWidth: 2 }}
+    >
       <Handle type="target" position={Position.Top} style={hidden} />
       {data.label}
       <Handle type="source" position={Position.Bottom} style={hidden} />
@@ -87,7 +91,19 @@ const DecisionNode = memo(function DecisionNode({ data }: FlowNodeProps) {
 const ActionNode = memo(function ActionNode({ data }: FlowNodeProps) {
   const Icon = ACTION_ICONS[data.actionType ?? ''] ?? RecommendIcon;
   return (
-    <Box sx={{ ...box, width: NODE_WIDTH.action, borderColor: 'success.main', bgcolor: 'success.light', display: 'flex', gap: 1, alignItems: 'flex-start', textAlign: 'left' }} data-action-type={data.actionType}>
+    <Box
+      sx={{
+        ...box,
+        width: NODE_WIDTH.action,
+        borderColor: 'success.main',
+        bgcolor: 'success.light',
+        display: 'flex',
+        gap: 1,
+        alignItems: 'flex-start',
+        textAlign: 'left',
+      }}
+      data-action-type={data.actionType}
+    >
       <Handle type="target" position={Position.Top} style={hidden} />
       <Icon fontSize="small" sx={{ color: 'success.dark', flexShrink: 0 }} aria-label={data.actionType} />
       <span>{data.label}</span>
@@ -120,10 +136,19 @@ function RefitOnChange({ signature }: { signature: string }) {
 // Outside any component, so React Flow never sees a new object and re-mounts the nodes.
 const nodeTypes: NodeTypes = { start: StartNode, condition: ConditionNode, decision: DecisionNode, action: ActionNode, note: NoteNode };
 
-/** Spec section 2: the preview panel (24 rem high) beside the designer's form. */
-export default function RuleFlowPreview({ draft, parameters }: { draft: Pick<RuleDraft, 'name' | 'conditions' | 'actions'>; parameters: ParameterRecord[] }) {
+/** docs/product-spec.md section 2: the preview panel (24 rem high) beside the designer's form. */
+export default function RuleFlowPreview({
+  draft,
+  parameters,
+}: {
+  draft: Pick<RuleDraft, 'name' | 'conditions' | 'actions'>;
+  parameters: ParameterJson[];
+}) {
   const model = useMemo(() => buildFlow(draft, parameters), [draft, parameters]);
-  const nodes = useMemo<Node<Data>[]>(() => (model.empty ? [] : model.nodes.map((n) => ({ ...n, draggable: false, selectable: false }))), [model]);
+  const nodes = useMemo<Node<Data>[]>(
+    () => (model.empty ? [] : model.nodes.map((n) => ({ ...n, draggable: false, selectable: false }))),
+    [model],
+  );
   const edges = useMemo<Edge[]>(
     () =>
       model.empty
@@ -143,7 +168,16 @@ export default function RuleFlowPreview({ draft, parameters }: { draft: Pick<Rul
       component="figure"
       aria-label="Rule preview"
       data-testid="rule-preview"
-      sx={{ m: 0, height: '24rem', border: 1, borderColor: 'divider', borderRadius: 1.5, bgcolor: 'background.default', position: 'relative', overflow: 'hidden' }}
+      sx={{
+        m: 0,
+        height: '24rem',
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1.5,
+        bgcolor: 'background.default',
+        position: 'relative',
+        overflow: 'hidden',
+      }}
     >
       {model.empty ? (
         <Box sx={{ height: '100%', display: 'grid', placeItems: 'center', p: 2 }}>

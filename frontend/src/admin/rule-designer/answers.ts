@@ -1,11 +1,11 @@
-import type { Outcome, ParameterRecord, RuleRecord } from '../types';
+import type { Outcome, ParameterJson, RuleJson } from '@cds/contracts';
 import { selectOptions, typeClassOf } from './conditionRules';
 import { findParameter } from './draft';
 
 /** How the sandbox asks for one answer. */
 export type AnswerKind = 'number' | 'boolean' | 'date' | 'option' | 'text';
 
-export function answerKind(p: Pick<ParameterRecord, 'data_type' | 'validation_rules'>): AnswerKind {
+export function answerKind(p: Pick<ParameterJson, 'data_type' | 'validation_rules'>): AnswerKind {
   switch (typeClassOf(p.data_type)) {
     case 'numeric':
       return 'number';
@@ -24,8 +24,8 @@ export function answerKind(p: Pick<ParameterRecord, 'data_type' | 'validation_ru
 export const NOT_KNOWN = 'unknown';
 
 /** Parameters the rule's conditions use, in condition order, each once. */
-export function parametersOfRule(rule: Pick<RuleRecord, 'conditions'>, parameters: ParameterRecord[]): ParameterRecord[] {
-  const out: ParameterRecord[] = [];
+export function parametersOfRule(rule: Pick<RuleJson, 'conditions'>, parameters: ParameterJson[]): ParameterJson[] {
+  const out: ParameterJson[] = [];
   for (const c of rule.conditions ?? []) {
     const p = findParameter(parameters, c.parameter);
     if (p && !out.includes(p)) out.push(p);
@@ -34,7 +34,10 @@ export function parametersOfRule(rule: Pick<RuleRecord, 'conditions'>, parameter
 }
 
 /** Typed answers from what was entered; blank answers are left out (the engine sees them as missing). */
-export function typedAnswers(raw: Record<string, string>, parameters: ParameterRecord[]): { answers: Record<string, unknown>; problems: Record<string, string> } {
+export function typedAnswers(
+  raw: Record<string, string>,
+  parameters: ParameterJson[],
+): { answers: Record<string, unknown>; problems: Record<string, string> } {
   const answers: Record<string, unknown> = {};
   const problems: Record<string, string> = {};
   for (const p of parameters) {
@@ -71,7 +74,12 @@ export function typedAnswers(raw: Record<string, string>, parameters: ParameterR
 
 /** Stored answers back to the form's text. */
 export function rawAnswers(answers: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(answers).map(([k, v]) => [k, v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+  return Object.fromEntries(
+    Object.entries(answers).map(([k, v]) => [
+      k,
+      v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+    ]),
+  );
 }
 
 export function outcomeLabel(o: Outcome | 'skipped'): string {
@@ -89,7 +97,8 @@ export function conditionResultLabel(r: Outcome | 'skipped'): string {
   return 'Undetermined';
 }
 
-export const OUTCOME_COLOR = (o: Outcome | 'skipped'): 'success' | 'default' | 'warning' => (o === true ? 'success' : o === false ? 'default' : 'warning');
+export const OUTCOME_COLOR = (o: Outcome | 'skipped'): 'success' | 'default' | 'warning' =>
+  o === true ? 'success' : o === false ? 'default' : 'warning';
 
 const REASONS: Record<string, string> = {
   missing_answer: 'no answer given',

@@ -47,7 +47,9 @@ describe('value input follows the type', () => {
     expect(valueKind(parameter({ data_type: 'date' }), 'before')).toBe('date');
     expect(valueKind(parameter({ data_type: 'text' }), 'contains')).toBe('text');
     expect(valueKind(parameter({ data_type: 'select' }), 'equals')).toBe('text');
-    expect(valueKind(parameter({ data_type: 'select', validation_rules: { options: [{ label: 'Type 1', value: 't1' }] } }), 'equals')).toBe('option');
+    expect(valueKind(parameter({ data_type: 'select', validation_rules: { options: [{ label: 'Type 1', value: 't1' }] } }), 'equals')).toBe(
+      'option',
+    );
   });
   it('stores typed values and refuses what the server would', () => {
     expect(typedValue('7.5', 'number')).toBe(7.5);

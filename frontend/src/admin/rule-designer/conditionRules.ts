@@ -1,5 +1,5 @@
-import { operatorsForDataType, typeClassOf } from '../../../../backend/src/engine/operators';
-import type { ParameterRecord } from '../types';
+import { operatorsForDataType, typeClassOf } from '@cds/engine';
+import type { ParameterJson } from '@cds/contracts';
 
 /**
  * The condition editor's rules (product spec sections 4 and 5), pure so they are tested on
@@ -9,9 +9,9 @@ import type { ParameterRecord } from '../types';
 
 // One definition for the editor and the server's validation: the engine is pure TypeScript, so the
 // browser imports it directly and can never offer an operator the server would refuse.
-export { typeClassOf, type TypeClass } from '../../../../backend/src/engine/operators';
+export { typeClassOf, type TypeClass } from '@cds/engine';
 
-/** Spec section 5: operator lists by data type; select and any unknown type get equals / not_equals. */
+/** docs/product-spec.md section 5: operator lists by data type; select and any unknown type get equals / not_equals. */
 export function operatorsFor(dataType: string | null | undefined): string[] {
   return operatorsForDataType(dataType);
 }
@@ -40,7 +40,17 @@ export function operatorLabel(operator: string, dataType?: string | null): strin
 }
 
 /** Older rows may carry symbols or other spellings; the editor shows the canonical name. */
-const SPELLINGS: Record<string, string> = { '==': 'equals', '=': 'equals', is: 'equals', '!=': 'not_equals', is_not: 'not_equals', '>': 'greater_than', '<': 'less_than', '>=': 'greater_equal', '<=': 'less_equal' };
+const SPELLINGS: Record<string, string> = {
+  '==': 'equals',
+  '=': 'equals',
+  is: 'equals',
+  '!=': 'not_equals',
+  is_not: 'not_equals',
+  '>': 'greater_than',
+  '<': 'less_than',
+  '>=': 'greater_equal',
+  '<=': 'less_equal',
+};
 export function canonicalOperator(op: string): string {
   const key = op.trim().toLowerCase().replace(/\s+/g, '_');
   return SPELLINGS[key] ?? key;
@@ -53,21 +63,24 @@ export interface SelectOption {
   value: string | number | boolean;
 }
 
-export function selectOptions(p: Pick<ParameterRecord, 'validation_rules'> | undefined): SelectOption[] {
+export function selectOptions(p: Pick<ParameterJson, 'validation_rules'> | undefined): SelectOption[] {
   const options = (p?.validation_rules as { options?: unknown } | undefined)?.options;
   if (!Array.isArray(options)) return [];
   return options.filter(
     (o): o is SelectOption =>
-      !!o && typeof o === 'object' && typeof (o as SelectOption).label === 'string' && ['string', 'number', 'boolean'].includes(typeof (o as SelectOption).value),
+      !!o &&
+      typeof o === 'object' &&
+      typeof (o as SelectOption).label === 'string' &&
+      ['string', 'number', 'boolean'].includes(typeof (o as SelectOption).value),
   );
 }
 
 /**
- * Spec section 5: a True/False dropdown for boolean, a numeric input for numbers, otherwise
+ * docs/product-spec.md section 5: a True/False dropdown for boolean, a numeric input for numbers, otherwise
  * text. The engine also needs a whole number of days for "within days" and a YYYY-MM-DD date
  * for the other date comparisons; a select parameter with options offers them.
  */
-export function valueKind(parameter: Pick<ParameterRecord, 'data_type' | 'validation_rules'> | undefined, operator: string): ValueKind {
+export function valueKind(parameter: Pick<ParameterJson, 'data_type' | 'validation_rules'> | undefined, operator: string): ValueKind {
   if (operator === 'within_days') return 'days';
   if (['greater_than', 'less_than', 'greater_equal', 'less_equal'].includes(operator)) return 'number';
   switch (typeClassOf(parameter?.data_type)) {
@@ -141,14 +154,14 @@ export interface ConditionDraft {
 }
 
 /**
- * Spec section 4: changing a condition's parameter resets its operator to the first operator
+ * docs/product-spec.md section 4: changing a condition's parameter resets its operator to the first operator
  * valid for that parameter's data type. The value is cleared too when its kind changes, so a
  * number typed for a lab value is never saved as the answer to a yes/no question.
  */
 export function changeParameter(
   condition: ConditionDraft,
-  next: Pick<ParameterRecord, 'id' | 'data_type' | 'validation_rules'> | undefined,
-  previous: Pick<ParameterRecord, 'data_type' | 'validation_rules'> | undefined,
+  next: Pick<ParameterJson, 'id' | 'data_type' | 'validation_rules'> | undefined,
+  previous: Pick<ParameterJson, 'data_type' | 'validation_rules'> | undefined,
 ): ConditionDraft {
   const operator = operatorsFor(next?.data_type)[0];
   const keepValue = valueKind(previous, condition.operator) === valueKind(next, operator);
@@ -158,7 +171,7 @@ export function changeParameter(
 export function changeOperator(
   condition: ConditionDraft,
   operator: string,
-  parameter: Pick<ParameterRecord, 'data_type' | 'validation_rules'> | undefined,
+  parameter: Pick<ParameterJson, 'data_type' | 'validation_rules'> | undefined,
 ): ConditionDraft {
   const keepValue = valueKind(parameter, condition.operator) === valueKind(parameter, operator);
   return { ...condition, operator, value: keepValue ? condition.value : '' };

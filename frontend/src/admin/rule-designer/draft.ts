@@ -1,4 +1,4 @@
-import type { Action, Condition, DraftRule, ParameterRecord, RuleRecord } from '../types';
+import type { Action, Condition, DraftRule, ParameterJson, RuleJson } from '@cds/contracts';
 import {
   canonicalOperator,
   operatorsFor,
@@ -23,6 +23,8 @@ export interface ActionDraft {
 export interface RuleDraft {
   name: string;
   description: string;
+  /** Citation of the guideline the rule follows (optional). */
+  source?: string;
   /** As typed; spec: a number 0 to 100, non-numeric becomes 0. */
   priority: string;
   conditions: ConditionDraft[];
@@ -34,13 +36,13 @@ export const newKey = () => `k${++counter}`;
 
 export const EMPTY_DRAFT: RuleDraft = { name: '', description: '', priority: '0', conditions: [], actions: [] };
 
-export function newCondition(parameters: ParameterRecord[]): ConditionDraft {
+export function newCondition(parameters: ParameterJson[]): ConditionDraft {
   const first = parameters[0];
   return { key: newKey(), parameter: first?.id ?? '', operator: operatorsFor(first?.data_type)[0], value: '', logic: 'AND' };
 }
 
 export function newAction(): ActionDraft {
-  // Spec section 9: default action severity medium.
+  // docs/product-spec.md section 9: default action severity medium.
   return { key: newKey(), type: 'recommendation', severity: 'medium', message: '' };
 }
 
@@ -49,7 +51,7 @@ function conditionParameter(c: Condition & { parameter_id?: string; parameterId?
 }
 
 /** A parameter by id, else by name or display name ignoring case (older rows name it). */
-export function findParameter(parameters: ParameterRecord[], ref: string): ParameterRecord | undefined {
+export function findParameter(parameters: ParameterJson[], ref: string): ParameterJson | undefined {
   const lower = ref.toLowerCase();
   return (
     parameters.find((p) => p.id === ref) ??
@@ -58,16 +60,24 @@ export function findParameter(parameters: ParameterRecord[], ref: string): Param
   );
 }
 
-export function draftFromRule(rule: RuleRecord, parameters: ParameterRecord[]): RuleDraft {
+export function draftFromRule(rule: RuleJson, parameters: ParameterJson[]): RuleDraft {
   return {
     name: rule.name,
     description: rule.description ?? '',
+    ...(rule.source ? { source: rule.source } : {}),
     priority: String(rule.priority ?? 0),
     conditions: (rule.conditions ?? []).map((c) => {
       const ref = conditionParameter(c);
       const p = findParameter(parameters, ref);
       const logic = (c.logic ?? (c as { logicOperator?: string }).logicOperator ?? 'AND').toString().toUpperCase() === 'OR' ? 'OR' : 'AND';
-      return { key: newKey(), id: c.id, parameter: p?.id ?? ref, operator: canonicalOperator(String(c.operator ?? '')), value: rawValue(c.value), logic };
+      return {
+        key: newKey(),
+        id: c.id,
+        parameter: p?.id ?? ref,
+        operator: canonicalOperator(String(c.operator ?? '')),
+        value: rawValue(c.value),
+        logic,
+      };
     }),
     actions: (rule.actions ?? []).map((a) => ({
       key: newKey(),
@@ -80,7 +90,7 @@ export function draftFromRule(rule: RuleRecord, parameters: ParameterRecord[]): 
   };
 }
 
-/** Spec section 5: non-numeric becomes 0. */
+/** docs/product-spec.md section 5: non-numeric becomes 0. */
 export function priorityOf(raw: string): number {
   const n = Number(raw);
   return raw.trim() === '' || !Number.isFinite(n) ? 0 : n;
@@ -93,11 +103,12 @@ export interface DraftProblem {
 }
 
 /** Everything the server would refuse that the designer can see first. */
-export function draftProblems(draft: RuleDraft, parameters: ParameterRecord[]): DraftProblem[] {
+export function draftProblems(draft: RuleDraft, parameters: ParameterJson[]): DraftProblem[] {
   const out: DraftProblem[] = [];
   if (!draft.name.trim()) out.push({ field: 'name', message: 'Please provide a rule name.' });
   if (draft.name.length > 200) out.push({ field: 'name', message: 'The rule name may hold at most 200 characters.' });
   if (draft.description.length > 2000) out.push({ field: 'description', message: 'The description may hold at most 2000 characters.' });
+  if ((draft.source ?? '').length > 500) out.push({ field: 'source', message: 'The source may hold at most 500 characters.' });
   const priority = priorityOf(draft.priority);
   if (!Number.isInteger(priority) || priority < 0 || priority > 100) {
     out.push({ field: 'priority', message: 'Priority must be a whole number from 0 to 100.' });
@@ -116,13 +127,14 @@ export function draftProblems(draft: RuleDraft, parameters: ParameterRecord[]): 
     if (problem) out.push({ field: `conditions.${i}.value`, message: `Condition ${i + 1}: ${problem}` });
   });
   draft.actions.forEach((a, i) => {
-    if (!a.message.trim()) out.push({ field: `actions.${i}.message`, message: `Action ${i + 1}: enter the message the clinician will read.` });
+    if (!a.message.trim())
+      out.push({ field: `actions.${i}.message`, message: `Action ${i + 1}: enter the message the clinician will read.` });
     if (a.message.length > 2000) out.push({ field: `actions.${i}.message`, message: `Action ${i + 1}: at most 2000 characters.` });
   });
   return out;
 }
 
-export function conditionsPayload(draft: RuleDraft, parameters: ParameterRecord[]): Condition[] {
+export function conditionsPayload(draft: RuleDraft, parameters: ParameterJson[]): Condition[] {
   return draft.conditions.map((c) => {
     const p = parameters.find((x) => x.id === c.parameter);
     const kind = valueKind(p, c.operator);
@@ -147,11 +159,13 @@ export function actionsPayload(draft: RuleDraft): Action[] {
   }));
 }
 
-/** The saved payload (spec section 3): name, description (default empty), rule_set_id, priority, conditions, actions. */
-export function rulePayload(draft: RuleDraft, ruleSetId: string, parameters: ParameterRecord[]) {
+/** The saved payload (docs/product-spec.md section 3): name, description (default empty), rule_set_id, priority, conditions, actions. */
+export function rulePayload(draft: RuleDraft, ruleSetId: string, parameters: ParameterJson[]) {
   return {
     name: draft.name.trim(),
     description: draft.description.trim(),
+    // Sent once the field was loaded or typed in; an emptied field clears the source.
+    ...(draft.source === undefined ? {} : { source: draft.source.trim() || null }),
     rule_set_id: ruleSetId,
     priority: priorityOf(draft.priority),
     conditions: conditionsPayload(draft, parameters),
@@ -160,7 +174,7 @@ export function rulePayload(draft: RuleDraft, ruleSetId: string, parameters: Par
 }
 
 /** For live analysis: the draft as one rule, with only complete conditions (the rest are still being typed). */
-export function analysisRule(draft: RuleDraft, parameters: ParameterRecord[], ruleId?: string): DraftRule {
+export function analysisRule(draft: RuleDraft, parameters: ParameterJson[], ruleId?: string): DraftRule {
   const complete = draft.conditions.filter((c) => {
     const p = parameters.find((x) => x.id === c.parameter);
     return p && operatorsFor(p.data_type).includes(c.operator) && !valueProblem(c.value, valueKind(p, c.operator));

@@ -6,7 +6,14 @@ import type { RuleDraft } from './draft';
 const hba1c = parameter({ id: 'p-1', display_name: 'HbA1c', units: '%', data_type: 'lab_range' });
 const ab = parameter({ id: 'p-2', display_name: 'Antibodies', data_type: 'boolean', units: null });
 
-const draft = (o: Partial<RuleDraft>): RuleDraft => ({ name: 'Poor control', description: '', priority: '0', conditions: [], actions: [], ...o });
+const draft = (o: Partial<RuleDraft>): RuleDraft => ({
+  name: 'Poor control',
+  description: '',
+  priority: '0',
+  conditions: [],
+  actions: [],
+  ...o,
+});
 
 describe('flow preview model', () => {
   it('no data: "No rule data to preview"', () => {
@@ -47,7 +54,9 @@ describe('flow preview model', () => {
   });
 
   it('conditions but no actions: "No actions defined"', () => {
-    const model = buildFlow(draft({ conditions: [{ key: 'a', parameter: 'p-1', operator: 'less_than', value: '5', logic: 'AND' }] }), [hba1c]);
+    const model = buildFlow(draft({ conditions: [{ key: 'a', parameter: 'p-1', operator: 'less_than', value: '5', logic: 'AND' }] }), [
+      hba1c,
+    ]);
     if (model.empty) throw new Error('expected a flow');
     expect(model.nodes.at(-1)).toMatchObject({ type: 'note', data: { label: 'No actions defined' } });
   });

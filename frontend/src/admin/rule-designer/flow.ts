@@ -1,10 +1,10 @@
-import type { ParameterRecord } from '../types';
+import type { ParameterJson } from '@cds/contracts';
 import { operatorSymbol } from '../../components/format';
 import { operatorLabel, typeClassOf, valueKind } from './conditionRules';
 import type { RuleDraft } from './draft';
 import { DESIGNER } from '../messages';
 
-/** Spec section 9: action preview text is cut at 50 characters. */
+/** docs/product-spec.md section 9: action preview text is cut at 50 characters. */
 export const ACTION_PREVIEW_MAX = 50;
 
 export function cutText(text: string, max = ACTION_PREVIEW_MAX): string {
@@ -30,7 +30,7 @@ export interface FlowEdge {
 export type FlowModel = { empty: true; message: string } | { empty: false; nodes: FlowNode[]; edges: FlowEdge[] };
 
 /** "HbA1c > 7 %", "Antibodies Is True", "Notes contains insulin". */
-export function conditionLabel(c: { parameter: string; operator: string; value: string }, parameters: ParameterRecord[]): string {
+export function conditionLabel(c: { parameter: string; operator: string; value: string }, parameters: ParameterJson[]): string {
   const p = parameters.find((x) => x.id === c.parameter);
   const name = p?.display_name ?? (c.parameter || 'Choose a parameter');
   const boolean = typeClassOf(p?.data_type) === 'boolean';
@@ -49,12 +49,12 @@ export const NODE_WIDTH: Record<FlowNodeKind, number> = { start: 200, condition:
 const left = (kind: FlowNodeKind, centre = 0) => centre - NODE_WIDTH[kind] / 2;
 
 /**
- * Spec section 2: a start node with the rule name, one node per condition joined by its logic
+ * docs/product-spec.md section 2: a start node with the rule name, one node per condition joined by its logic
  * (AND by default), the 'Conditions Met?' decision, then one node per action, the first branch
  * labelled 'Yes'; 'No actions defined' with conditions but no actions; 'No rule data to preview'
  * with neither.
  */
-export function buildFlow(draft: Pick<RuleDraft, 'name' | 'conditions' | 'actions'>, parameters: ParameterRecord[]): FlowModel {
+export function buildFlow(draft: Pick<RuleDraft, 'name' | 'conditions' | 'actions'>, parameters: ParameterJson[]): FlowModel {
   if (!draft.conditions.length && !draft.actions.length) return { empty: true, message: DESIGNER.noData };
   const nodes: FlowNode[] = [];
   const edges: FlowEdge[] = [];

@@ -6,8 +6,18 @@ import { adminApiMock } from '../test/adminHelpers';
 describe('Admin settings', () => {
   it('shows the mode, the version and the polishing provider and queue', async () => {
     adminApiMock({
-      'GET /api/health': json(200, { status: 'ok', database: 'up', queue: 'up', mode: { database: 'embedded', queue: 'in-process' }, version: '1.4.2' }),
-      'GET /api/polish/status': json(200, { driver: 'in-process', provider: 'built-in', counts: { waiting: 2, active: 1, completed: 40, failed: 0, delayed: 0 } }),
+      'GET /api/health': json(200, {
+        status: 'ok',
+        database: 'up',
+        queue: 'up',
+        mode: { database: 'embedded', queue: 'in-process' },
+        version: '1.4.2',
+      }),
+      'GET /api/polish/status': json(200, {
+        driver: 'in-process',
+        provider: 'built-in',
+        counts: { waiting: 2, active: 1, completed: 40, failed: 0, delayed: 0 },
+      }),
     });
     renderApp('/admin/settings');
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeInTheDocument();

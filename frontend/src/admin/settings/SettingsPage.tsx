@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
+import { Link as RouterLink } from 'react-router-dom';
 import CardContent from '@mui/material/CardContent';
 import CardHeader from '@mui/material/CardHeader';
 import Chip from '@mui/material/Chip';
@@ -46,12 +48,30 @@ export const PROVIDER: Record<string, string> = {
   'built-in': 'Built-in wording (no language model configured)',
 };
 
-function Section({ title, id, loading, error, children }: { title: string; id: string; loading: boolean; error: unknown; children: ReactNode }) {
+function Section({
+  title,
+  id,
+  loading,
+  error,
+  children,
+}: {
+  title: string;
+  id: string;
+  loading: boolean;
+  error: unknown;
+  children: ReactNode;
+}) {
   return (
     <Card component="section" aria-labelledby={id}>
       <CardHeader title={title} slotProps={{ title: { id, component: 'h2', variant: 'h4' } }} />
       <CardContent sx={{ pt: 0 }}>
-        {loading ? <Skeleton height={96} /> : error ? <Typography color="error">{errorMessage(error, 'Unavailable right now.')}</Typography> : children}
+        {loading ? (
+          <Skeleton height={96} />
+        ) : error ? (
+          <Typography color="error">{errorMessage(error, 'Unavailable right now.')}</Typography>
+        ) : (
+          children
+        )}
       </CardContent>
     </Card>
   );
@@ -71,9 +91,30 @@ export default function SettingsPage() {
           <Facts
             rows={[
               ['Version', h?.version ?? '—'],
-              ['Status', h ? (h.status === 'ok' ? <Chip size="small" color="success" label="Healthy" /> : <Chip size="small" color="error" label="Degraded" />) : '—'],
-              ['Database', <>{DATABASE_MODE[h?.mode?.database ?? ''] ?? h?.mode?.database ?? '—'} {upDown(h?.database)}</>],
-              ['Queue', <>{QUEUE_MODE[h?.mode?.queue ?? ''] ?? h?.mode?.queue ?? '—'} {upDown(h?.queue)}</>],
+              [
+                'Status',
+                h ? (
+                  h.status === 'ok' ? (
+                    <Chip size="small" color="success" label="Healthy" />
+                  ) : (
+                    <Chip size="small" color="error" label="Degraded" />
+                  )
+                ) : (
+                  '—'
+                ),
+              ],
+              [
+                'Database',
+                <>
+                  {DATABASE_MODE[h?.mode?.database ?? ''] ?? h?.mode?.database ?? '—'} {upDown(h?.database)}
+                </>,
+              ],
+              [
+                'Queue',
+                <>
+                  {QUEUE_MODE[h?.mode?.queue ?? ''] ?? h?.mode?.queue ?? '—'} {upDown(h?.queue)}
+                </>,
+              ],
             ]}
           />
         </Section>
@@ -89,6 +130,14 @@ export default function SettingsPage() {
               ['Failed', p?.counts.failed ? <Chip size="small" color="error" label={p.counts.failed} /> : String(p?.counts.failed ?? '—')],
             ]}
           />
+        </Section>
+        <Section title="EHR integration (CDS Hooks)" id="cds-title" loading={false} error={null}>
+          <Typography color="text.secondary" sx={{ mb: 1.5 }}>
+            EHRs call the published rule sets through CDS Hooks. Register each EHR, its signing key and the FHIR servers it may name.
+          </Typography>
+          <Button component={RouterLink} to="/admin/cds-clients" variant="outlined">
+            Manage CDS clients
+          </Button>
         </Section>
       </Stack>
     </Box>

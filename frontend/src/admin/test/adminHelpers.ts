@@ -1,5 +1,5 @@
 import { json, me, mockApi, seedSession, type Handler } from '../../test/helpers';
-import type { Role } from '../../api/types';
+import type { Role } from '@cds/contracts';
 
 /** A simple-rest list answer with its Content-Range header. */
 export function listOf<T>(resource: string, items: T[], total = items.length) {
@@ -13,7 +13,13 @@ export function adminApiMock(routes: Record<string, Handler>, role: Role = 'supe
     'GET /api/me': json(200, me(role)),
     'GET /api/stats': json(200, { total_users: 0, active_pcps: 0, pending_approvals: 0 }),
     'GET /api/activity': json(200, []),
-    'GET /api/health': json(200, { status: 'ok', database: 'up', queue: 'up', mode: { database: 'embedded', queue: 'in-process' }, version: '0.1.0' }),
+    'GET /api/health': json(200, {
+      status: 'ok',
+      database: 'up',
+      queue: 'up',
+      mode: { database: 'embedded', queue: 'in-process' },
+      version: '0.1.0',
+    }),
     ...routes,
   });
 }

@@ -1,6 +1,6 @@
-import type { ParameterRecord, RuleRecord, RuleSetRecord } from '../types';
+import type { ParameterJson, RuleJson, RuleSetJson } from '@cds/contracts';
 
-export function parameter(o: Partial<ParameterRecord> = {}): ParameterRecord {
+export function parameter(o: Partial<ParameterJson> = {}): ParameterJson {
   return {
     id: 'p-1',
     name: 'hba1c',
@@ -21,6 +21,7 @@ export function parameter(o: Partial<ParameterRecord> = {}): ParameterRecord {
     question_override: null,
     polished_question: 'What is the HbA1c (%)?',
     polished_provider: 'built-in',
+    polished_input_hash: null,
     polished_at: '2025-03-01T10:00:00.000Z',
     created_by: null,
     created_at: '2025-03-01T10:00:00.000Z',
@@ -29,11 +30,12 @@ export function parameter(o: Partial<ParameterRecord> = {}): ParameterRecord {
   };
 }
 
-export function ruleSet(o: Partial<RuleSetRecord> = {}): RuleSetRecord {
+export function ruleSet(o: Partial<RuleSetJson> = {}): RuleSetJson {
   return {
     id: 'rs-1',
     name: 'Glycaemic control',
     description: 'HbA1c based rules',
+    source: null,
     is_active: true,
     is_published: false,
     is_template: false,
@@ -48,12 +50,13 @@ export function ruleSet(o: Partial<RuleSetRecord> = {}): RuleSetRecord {
   };
 }
 
-export function rule(o: Partial<RuleRecord> = {}): RuleRecord {
+export function rule(o: Partial<RuleJson> = {}): RuleJson {
   return {
     id: 'r-1',
     rule_set_id: 'rs-1',
     name: 'Poor control',
     description: 'HbA1c above target',
+    source: null,
     priority: 10,
     conditions: [{ id: 'c1', type: 'parameter', parameter: 'p-1', operator: 'greater_than', value: 7, logic: 'AND' }],
     actions: [{ id: 'a1', type: 'recommendation', severity: 'high', message: 'Intensify therapy' }],

@@ -15,6 +15,10 @@ describe('builtInQuestion', () => {
     ['Last Eye Exam', 'history', 'date', null, "What is the date of the patient's last eye exam?"],
     ['BMI', 'vitals', 'calculated', 'kg/m²', "What is the patient's calculated BMI (kg/m²)?"],
     ['Weight (lb)', 'vitals', 'number', 'lb', "What is the patient's current weight (lb)?"],
+    // Stored as UCUM codes, asked in the form clinicians write.
+    ['Systolic Blood Pressure', 'vitals', 'vitals', 'mm[Hg]', "What is the patient's current systolic blood pressure (mmHg)?"],
+    ['BMI', 'vitals', 'calculated', 'kg/m2', "What is the patient's calculated BMI (kg/m²)?"],
+    ['Microalbumin', 'labs', 'lab_range', 'mg/g', "What was the patient's most recent microalbumin result (mg/g creatinine)?"],
   ])('%s (%s, %s, %s)', (displayName, category, dataType, units, expected) => {
     expect(q(displayName, category, dataType, units)).toBe(expected);
   });

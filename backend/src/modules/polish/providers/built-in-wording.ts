@@ -1,3 +1,4 @@
+import { unitDisplay } from '@cds/engine';
 import type { PolishInput } from '../polish-input';
 
 // "Fasting Glucose" reads as "fasting glucose"; "HbA1c", "TSH" and "BMI" keep their case.
@@ -10,8 +11,9 @@ function clinicalLabel(text: string): string {
     .join(' ');
 }
 
+// Units are stored as UCUM codes; a question shows them as a clinician writes them (mm[Hg] → mmHg).
 function unitsSuffix(units: string | null | undefined, label: string): string {
-  const u = units?.trim();
+  const u = units?.trim() ? unitDisplay(units.trim()) : '';
   if (!u || label.toLowerCase().includes(`(${u.toLowerCase()})`)) return '';
   return ` (${u})`;
 }

@@ -2,7 +2,7 @@ import { chatCompletionsUrl, validQuestion } from './llm-provider';
 
 describe('validQuestion', () => {
   it.each([
-    ['What is the patient\'s HbA1c (%)?', "What is the patient's HbA1c (%)?"],
+    ["What is the patient's HbA1c (%)?", "What is the patient's HbA1c (%)?"],
     ['  "What is the patient\'s TSH?"  ', "What is the patient's TSH?"],
     ['`What is the BMI?`', 'What is the BMI?'],
     ['What   is the\tweight?', 'What is the weight?'],

@@ -4,7 +4,10 @@ import type { PolishInput } from '../polish-input';
 export const MAX_QUESTION_LENGTH = 200;
 
 export class LlmPolishError extends Error {
-  constructor(readonly reason: 'timeout' | 'network' | 'http_status' | 'malformed_response' | 'invalid_question', message: string) {
+  constructor(
+    readonly reason: 'timeout' | 'network' | 'http_status' | 'malformed_response' | 'invalid_question',
+    message: string,
+  ) {
     super(message);
     this.name = 'LlmPolishError';
   }
@@ -72,8 +75,11 @@ export class LlmPolishProvider {
             {
               role: 'user',
               content: JSON.stringify({
-                display_name: input.displayName, name: input.name, category: input.category ?? undefined,
-                data_type: input.dataType ?? undefined, units: input.units ?? undefined,
+                display_name: input.displayName,
+                name: input.name,
+                category: input.category ?? undefined,
+                data_type: input.dataType ?? undefined,
+                units: input.units ?? undefined,
               }),
             },
           ],

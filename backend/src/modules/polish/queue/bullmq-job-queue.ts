@@ -1,7 +1,13 @@
 import { Queue, Worker, type JobState as BullJobState } from 'bullmq';
 import IORedis from 'ioredis';
 import {
-  silentLogger, type AddResult, type JobCounts, type JobProcessor, type JobQueue, type JobQueueOptions, type JobState,
+  silentLogger,
+  type AddResult,
+  type JobCounts,
+  type JobProcessor,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobState,
   type QueueLogger,
 } from './job-queue';
 
@@ -13,8 +19,13 @@ export interface BullmqConnection {
 }
 
 const STATE: Partial<Record<BullJobState | 'unknown', JobState>> = {
-  waiting: 'waiting', prioritized: 'waiting', 'waiting-children': 'waiting',
-  delayed: 'delayed', active: 'active', completed: 'completed', failed: 'failed',
+  waiting: 'waiting',
+  prioritized: 'waiting',
+  'waiting-children': 'waiting',
+  delayed: 'delayed',
+  active: 'active',
+  completed: 'completed',
+  failed: 'failed',
 };
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -30,6 +41,7 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
   private worker?: Worker<T>;
   private readonly concurrency: number;
   private closed = false;
+  private readonly reconnectListeners: (() => void)[] = [];
 
   constructor(
     readonly name: string,
@@ -40,6 +52,14 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
     // Producers fail fast so a Redis outage never hangs an HTTP request.
     this.producerConnection = new IORedis(connection.url, { maxRetriesPerRequest: 1, connectTimeout: 3000 });
     this.producerConnection.on('error', () => undefined);
+    // ioredis reconnects by itself; a 'ready' after a 'close' is the connection coming back.
+    let lost = false;
+    this.producerConnection.on('close', () => (lost = true));
+    this.producerConnection.on('ready', () => {
+      if (!lost || this.closed) return;
+      lost = false;
+      for (const listener of this.reconnectListeners) listener();
+    });
     this.queue = new Queue<T>(name, {
       connection: this.producerConnection,
       prefix: connection.prefix,
@@ -97,7 +117,11 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
   }
 
   async counts(): Promise<JobCounts> {
-    const c = await withTimeout(this.queue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed'), 5000, 'Counting jobs');
+    const c = await withTimeout(
+      this.queue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed'),
+      5000,
+      'Counting jobs',
+    );
     return {
       waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
       active: c.active ?? 0,
@@ -117,6 +141,10 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
     } catch {
       return false;
     }
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   async close(): Promise<void> {

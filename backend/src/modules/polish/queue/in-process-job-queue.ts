@@ -1,7 +1,14 @@
 import { UnrecoverableError } from 'bullmq';
 import {
-  backoffDelay, silentLogger, type AddResult, type JobCounts, type JobProcessor, type JobQueue, type JobQueueOptions,
-  type JobState, type QueueLogger,
+  backoffDelay,
+  silentLogger,
+  type AddResult,
+  type JobCounts,
+  type JobProcessor,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobState,
+  type QueueLogger,
 } from './job-queue';
 
 interface JobRecord<T> {
@@ -35,7 +42,11 @@ export class InProcessJobQueue<T> implements JobQueue<T> {
   private closing = false;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(readonly name: string, private readonly opts: JobQueueOptions, private readonly logger: QueueLogger = silentLogger) {}
+  constructor(
+    readonly name: string,
+    private readonly opts: JobQueueOptions,
+    private readonly logger: QueueLogger = silentLogger,
+  ) {}
 
   async add(name: string, data: T, jobId: string): Promise<AddResult> {
     if (this.closing) throw new Error(`Queue ${this.name} is closed`);
@@ -70,12 +81,18 @@ export class InProcessJobQueue<T> implements JobQueue<T> {
     return !this.closing;
   }
 
+  /** In memory: there is no connection to lose. */
+  onReconnect(): void {}
+
   async close(): Promise<void> {
     if (this.closing) return this.whenIdle();
     this.closing = true;
     let dropped = 0;
     for (const job of this.jobs.values()) {
-      if (job.timer) { clearTimeout(job.timer); dropped += 1; }
+      if (job.timer) {
+        clearTimeout(job.timer);
+        dropped += 1;
+      }
     }
     dropped += this.ready.length;
     if (dropped > 0) this.logger.warn(`Queue ${this.name}: ${dropped} pending job(s) dropped at shutdown`);
@@ -113,12 +130,15 @@ export class InProcessJobQueue<T> implements JobQueue<T> {
         this.finish(job, 'failed');
       } else {
         job.state = 'delayed';
-        job.timer = setTimeout(() => {
-          job.timer = undefined;
-          job.state = 'waiting';
-          this.ready.push(job.id);
-          this.pump();
-        }, backoffDelay(this.opts.backoffMs, job.attemptsMade));
+        job.timer = setTimeout(
+          () => {
+            job.timer = undefined;
+            job.state = 'waiting';
+            this.ready.push(job.id);
+            this.pump();
+          },
+          backoffDelay(this.opts.backoffMs, job.attemptsMade),
+        );
         job.timer.unref();
       }
     } finally {

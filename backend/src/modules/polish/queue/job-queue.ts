@@ -57,6 +57,11 @@ export interface JobQueue<T> {
   counts(): Promise<JobCounts>;
   state(jobId: string): Promise<JobState>;
   isHealthy(): Promise<boolean>;
+  /**
+   * Calls `listener` each time the queue's connection comes back after it was lost (never for
+   * the first connection). Jobs that could not be queued meanwhile are the caller's to re-add.
+   */
+  onReconnect(listener: () => void): void;
   /** Stops taking jobs and waits for the active ones to finish. */
   close(): Promise<void>;
 }

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, renderApp } from '../../../test/helpers';
 import { adminApiMock, listOf } from '../../test/adminHelpers';
-import type { ApprovalRecord } from '../../types';
+import type { ApprovalJson } from '@cds/contracts';
 
-const request = (o: Partial<ApprovalRecord> = {}): ApprovalRecord => ({
+const request = (o: Partial<ApprovalJson> = {}): ApprovalJson => ({
   id: 'ap-1',
   user_id: 'u-1',
   email: 'new.doc@clinic.test',
@@ -35,7 +35,8 @@ describe('Pending Approvals', () => {
   it('approves a request, which leaves the panel', async () => {
     let pending = [request()];
     const api = adminApiMock({
-      'GET /api/approvals': (req) => (JSON.parse(req.query.get('filter')!).requested_role === 'pcp' ? listOf('approvals', pending) : listOf('approvals', [])),
+      'GET /api/approvals': (req) =>
+        JSON.parse(req.query.get('filter')!).requested_role === 'pcp' ? listOf('approvals', pending) : listOf('approvals', []),
       'POST /api/approvals/ap-1/approve': () => {
         pending = [];
         return json(200, request({ status: 'approved' }));
@@ -51,7 +52,8 @@ describe('Pending Approvals', () => {
   it('rejects with a reason; a failure keeps the reason typed', async () => {
     let fail = true;
     const api = adminApiMock({
-      'GET /api/approvals': (req) => (JSON.parse(req.query.get('filter')!).requested_role === 'pcp' ? listOf('approvals', [request()]) : listOf('approvals', [])),
+      'GET /api/approvals': (req) =>
+        JSON.parse(req.query.get('filter')!).requested_role === 'pcp' ? listOf('approvals', [request()]) : listOf('approvals', []),
       'POST /api/approvals/ap-1/reject': () => (fail ? apiError(500, 'internal_error', '') : json(200, request({ status: 'rejected' }))),
     });
     renderApp('/admin/approvals');

@@ -15,13 +15,17 @@ import { formatDate } from '../../../components/format';
 import { RoleBadge } from '../../../components/RoleBadge';
 import { PageHeader } from '../../components/PageHeader';
 import { APPROVALS } from '../../messages';
-import { mayDecide } from '../../providers/canAccess';
-import type { ApprovalRecord } from '../../types';
+import { mayDecide } from '@cds/contracts';
+import type { ApprovalJson } from '@cds/contracts';
 import { DecisionButtons } from './DecisionButtons';
 
 function RequestPanel({ title, requestedRole, empty }: { title: string; requestedRole: 'pcp' | 'admin'; empty: string }) {
   const { role: actor } = useAuth();
-  const { data: rows, error, isPending } = useGetList<ApprovalRecord>('approvals', {
+  const {
+    data: rows,
+    error,
+    isPending,
+  } = useGetList<ApprovalJson>('approvals', {
     filter: { status: 'pending', requested_role: requestedRole },
     pagination: { page: 1, perPage: 100 },
     sort: { field: 'created_at', order: 'ASC' },
@@ -52,7 +56,12 @@ function RequestPanel({ title, requestedRole, empty }: { title: string; requeste
               const name = [r.first_name, r.last_name].filter(Boolean).join(' ');
               const allowed = mayDecide(actor, r.requested_role, r.current_role);
               return (
-                <ListItem key={r.id} divider disableGutters sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', justifyContent: 'space-between' }}>
+                <ListItem
+                  key={r.id}
+                  divider
+                  disableGutters
+                  sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', justifyContent: 'space-between' }}
+                >
                   <Box sx={{ minWidth: 0 }}>
                     <Typography sx={{ fontWeight: 600 }}>{name || r.email}</Typography>
                     {name && (
@@ -60,7 +69,12 @@ function RequestPanel({ title, requestedRole, empty }: { title: string; requeste
                         {r.email}
                       </Typography>
                     )}
-                    <Typography variant="body2" color="text.secondary" component="div" sx={{ display: 'flex', gap: 1, alignItems: 'center', mt: 0.5 }}>
+                    <Typography
+                      variant="body2"
+                      color="text.secondary"
+                      component="div"
+                      sx={{ display: 'flex', gap: 1, alignItems: 'center', mt: 0.5 }}
+                    >
                       Requested {formatDate(r.created_at)} · current role <RoleBadge role={r.current_role} />
                     </Typography>
                   </Box>

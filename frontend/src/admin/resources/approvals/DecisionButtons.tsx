@@ -10,13 +10,13 @@ import { errorMessage } from '../../../api';
 import { roleLabel } from '../../../components/RoleBadge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../providers/useToast';
-import type { ApprovalRecord } from '../../types';
+import type { ApprovalJson } from '@cds/contracts';
 
 const REASON_MAX = 1000;
 
 /** Approve and reject (with an optional reason), through useUpdate on the approvals resource. */
-export function DecisionButtons({ record, disabled }: { record: ApprovalRecord; disabled?: boolean }) {
-  const [update, { isPending }] = useUpdate<ApprovalRecord>();
+export function DecisionButtons({ record, disabled }: { record: ApprovalJson; disabled?: boolean }) {
+  const [update, { isPending }] = useUpdate<ApprovalJson>();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
   const toast = useToast();
@@ -26,7 +26,11 @@ export function DecisionButtons({ record, disabled }: { record: ApprovalRecord; 
   const decide = (status: 'approved' | 'rejected') =>
     update(
       'approvals',
-      { id: record.id, data: { status, ...(status === 'rejected' && reason.trim() ? { reason: reason.trim() } : {}) }, previousData: record },
+      {
+        id: record.id,
+        data: { status, ...(status === 'rejected' && reason.trim() ? { reason: reason.trim() } : {}) },
+        previousData: record,
+      },
       {
         mutationMode: 'pessimistic',
         onSuccess: () => {

@@ -1,11 +1,11 @@
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import type { ResourceProps } from 'react-admin';
-import type { ApprovalRecord } from '../../types';
+import type { ApprovalJson } from '@cds/contracts';
 import ApprovalsPage from './ApprovalsPage';
 
 export const approvals = {
   name: 'approvals',
   list: ApprovalsPage,
   icon: HowToRegIcon,
-  recordRepresentation: (record: ApprovalRecord) => record.email,
+  recordRepresentation: (record: ApprovalJson) => record.email,
 } satisfies ResourceProps;

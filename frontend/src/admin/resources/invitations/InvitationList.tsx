@@ -13,22 +13,22 @@ import { errorMessage } from '../../../api';
 import { formatDateTime } from '../../../components/format';
 import { roleLabel } from '../../../components/RoleBadge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { invitableRoles } from '../../providers/canAccess';
+import { invitableRoles } from '@cds/contracts';
 import { useToast } from '../../providers/useToast';
-import type { InvitationRecord } from '../../types';
+import type { InvitationJson } from '@cds/contracts';
 
 /** Invitations not yet used, with revoke. */
 export function InvitationList() {
-  const { data, error, isPending } = useGetList<InvitationRecord>('invitations', {
+  const { data, error, isPending } = useGetList<InvitationJson>('invitations', {
     filter: { status: 'pending' },
     pagination: { page: 1, perPage: 50 },
     sort: { field: 'created_at', order: 'DESC' },
   });
-  const [revoking, setRevoking] = useState<InvitationRecord | null>(null);
-  const [remove, { isPending: removing }] = useDelete<InvitationRecord>();
+  const [revoking, setRevoking] = useState<InvitationJson | null>(null);
+  const [remove, { isPending: removing }] = useDelete<InvitationJson>();
   const toast = useToast();
   const { role: actor } = useAuth();
-  const mayRevoke = (inv: InvitationRecord) => invitableRoles(actor).includes(inv.role);
+  const mayRevoke = (inv: InvitationJson) => invitableRoles(actor).includes(inv.role);
 
   const confirm = () => {
     if (!revoking) return;
@@ -65,7 +65,12 @@ export function InvitationList() {
                 disableGutters
                 secondaryAction={
                   mayRevoke(inv) && (
-                    <Button size="small" color="error" onClick={() => setRevoking(inv)} aria-label={`Revoke the invitation of ${inv.email}`}>
+                    <Button
+                      size="small"
+                      color="error"
+                      onClick={() => setRevoking(inv)}
+                      aria-label={`Revoke the invitation of ${inv.email}`}
+                    >
                       Revoke
                     </Button>
                   )

@@ -17,10 +17,10 @@ import { errorDetails, errorMessage } from '../../../api';
 import { useAuth } from '../../../auth/AuthContext';
 import { formatDateTime } from '../../../components/format';
 import { roleLabel } from '../../../components/RoleBadge';
-import { invitableRoles } from '../../providers/canAccess';
+import { invitableRoles } from '@cds/contracts';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
-import type { InvitationRecord, Role } from '../../types';
+import type { InvitationJson, Role } from '@cds/contracts';
 
 const NO_ROLE = 'none';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -52,7 +52,7 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
-  const [created, setCreated] = useState<InvitationRecord | null>(null);
+  const [created, setCreated] = useState<InvitationJson | null>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -104,8 +104,9 @@ export function InviteUserDialog({ open, onClose }: { open: boolean; onClose: ()
           <DialogContent>
             <Stack spacing={2}>
               <DialogContentText>
-                Send this link to {created.email}. Whoever opens it sets a password and joins {created.role ? `as ${roleLabel(created.role)}` : 'without a role'}. It is
-                shown only once and expires {formatDateTime(created.expires_at)}.
+                Send this link to {created.email}. Whoever opens it sets a password and joins{' '}
+                {created.role ? `as ${roleLabel(created.role)}` : 'without a role'}. It is shown only once and expires{' '}
+                {formatDateTime(created.expires_at)}.
               </DialogContentText>
               <TextField
                 label="Invitation link"

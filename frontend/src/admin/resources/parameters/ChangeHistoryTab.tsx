@@ -12,7 +12,7 @@ import { errorMessage } from '../../../api';
 import { formatDateTime, formatValue } from '../../../components/format';
 import { SearchBox } from '../../components/SearchBox';
 import { PARAMETERS } from '../../messages';
-import { CHANGE_TYPES, type ParameterChangeRecord } from '../../types';
+import { CHANGE_TYPES, type ParameterChangeJson } from '@cds/contracts';
 
 const PERIODS = [
   ['all', 'All Time'],
@@ -52,14 +52,25 @@ export function showValue(v: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-function Values({ change }: { change: ParameterChangeRecord }) {
+function Values({ change }: { change: ParameterChangeJson }) {
   const before = change.old_values ?? {};
   const after = change.new_values ?? {};
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   if (!keys.length) return null;
   const mode = change.change_type === 'created' ? 'new' : change.change_type === 'deleted' ? 'old' : 'both';
   return (
-    <Box component="dl" sx={{ m: 0, mt: 1, display: 'grid', gridTemplateColumns: 'minmax(8rem, max-content) 1fr', columnGap: 2, rowGap: 0.5, fontSize: '0.875rem' }}>
+    <Box
+      component="dl"
+      sx={{
+        m: 0,
+        mt: 1,
+        display: 'grid',
+        gridTemplateColumns: 'minmax(8rem, max-content) 1fr',
+        columnGap: 2,
+        rowGap: 0.5,
+        fontSize: '0.875rem',
+      }}
+    >
       {keys.map((k) => (
         <Box key={k} sx={{ display: 'contents' }}>
           <Box component="dt" sx={{ color: 'text.secondary' }}>
@@ -74,7 +85,11 @@ function Values({ change }: { change: ParameterChangeRecord }) {
                   {showValue(before[k])}
                 </Box>
                 {' → '}
-                <Box component="ins" sx={{ color: 'success.dark', textDecoration: 'none', fontWeight: 600 }} aria-label={`after: ${showValue(after[k])}`}>
+                <Box
+                  component="ins"
+                  sx={{ color: 'success.dark', textDecoration: 'none', fontWeight: 600 }}
+                  aria-label={`after: ${showValue(after[k])}`}
+                >
                   {showValue(after[k])}
                 </Box>
               </>
@@ -87,7 +102,7 @@ function Values({ change }: { change: ParameterChangeRecord }) {
 }
 
 function Filters() {
-  const { filterValues, setFilters } = useListContext<ParameterChangeRecord>();
+  const { filterValues, setFilters } = useListContext<ParameterChangeJson>();
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }} component="section" aria-label="Filter changes">
       <SearchBox
@@ -129,7 +144,7 @@ function Filters() {
 }
 
 function Entries() {
-  const { data, isPending, error, total } = useListContext<ParameterChangeRecord>();
+  const { data, isPending, error, total } = useListContext<ParameterChangeJson>();
   if (isPending) {
     return (
       <Stack spacing={1} role="status" aria-label="Loading changes">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { unitDisplay } from '@cds/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,13 +21,13 @@ import { errorMessage } from '../../../api';
 import { ADMIN_TOASTS, PARAMETERS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
-import type { ParameterRecord } from '../../types';
+import type { ParameterJson } from '@cds/contracts';
 import { categoryLabel, dataTypeLabel } from './labels';
 import { EMPTY_PARAMETER, LIMITS, ParameterInputs, parameterProblems, type ParameterValues } from './ParameterInputs';
 
 type TabKey = 'template' | 'custom';
 
-function TemplateChoice({ t, selected, onSelect }: { t: ParameterRecord; selected: boolean; onSelect: () => void }) {
+function TemplateChoice({ t, selected, onSelect }: { t: ParameterJson; selected: boolean; onSelect: () => void }) {
   return (
     <ButtonBase
       onClick={onSelect}
@@ -49,7 +50,7 @@ function TemplateChoice({ t, selected, onSelect }: { t: ParameterRecord; selecte
       <Box sx={{ display: 'flex', gap: 0.5, mt: 0.5, flexWrap: 'wrap' }}>
         <Chip size="small" variant="outlined" label={dataTypeLabel(t.data_type)} />
         <Chip size="small" variant="outlined" label={categoryLabel(t.category)} />
-        {t.units && <Chip size="small" variant="outlined" label={t.units} />}
+        {t.units && <Chip size="small" variant="outlined" label={unitDisplay(t.units)} />}
       </Box>
     </ButtonBase>
   );
@@ -75,7 +76,7 @@ export function CreateParameterDialog({
 }: {
   open: boolean;
   onClose: () => void;
-  templates: ParameterRecord[];
+  templates: ParameterJson[];
   initialTemplateId?: string | null;
 }) {
   const [tab, setTab] = useState<TabKey>('template');
@@ -84,12 +85,12 @@ export function CreateParameterDialog({
   const [custom, setCustom] = useState<ParameterValues>(EMPTY_PARAMETER);
   const [error, setError] = useState<string | null>(null);
   const [savingTemplate, setSavingTemplate] = useState(false);
-  const [create, { isPending: savingCustom }] = useCreate<ParameterRecord>();
+  const [create, { isPending: savingCustom }] = useCreate<ParameterJson>();
   const toast = useToast();
   const queryClient = useQueryClient();
   const saving = savingTemplate || savingCustom;
 
-  const select = (t: ParameterRecord | undefined) => {
+  const select = (t: ParameterJson | undefined) => {
     setSelectedId(t?.id ?? null);
     setOverride({ name: t?.name ?? '', display_name: t?.display_name ?? '' });
     setError(null);
@@ -119,7 +120,8 @@ export function CreateParameterDialog({
     if (!t) return;
     const overrides: Record<string, string> = {};
     if (override.name.trim() && override.name.trim() !== t.name) overrides.name = override.name.trim();
-    if (override.display_name.trim() && override.display_name.trim() !== t.display_name) overrides.display_name = override.display_name.trim();
+    if (override.display_name.trim() && override.display_name.trim() !== t.display_name)
+      overrides.display_name = override.display_name.trim();
     setSavingTemplate(true);
     setError(null);
     try {
@@ -192,12 +194,11 @@ export function CreateParameterDialog({
         {tab === 'template' ? (
           <Box role="tabpanel" id="create-panel-template" aria-labelledby="create-tab-template">
             {!templates.length && (
-              <Typography color="text.secondary">No templates yet. Seed the diabetes templates on the Templates tab, or create a custom parameter.</Typography>
+              <Typography color="text.secondary">
+                No templates yet. Seed the diabetes templates on the Templates tab, or create a custom parameter.
+              </Typography>
             )}
-            {[
-              [PARAMETERS.diabetesTemplates, diabetes] as const,
-              [PARAMETERS.generalTemplates, general] as const,
-            ].map(([title, list]) =>
+            {[[PARAMETERS.diabetesTemplates, diabetes] as const, [PARAMETERS.generalTemplates, general] as const].map(([title, list]) =>
               list.length ? (
                 <Box key={title} component="section" aria-label={title} sx={{ mb: 2 }}>
                   <Typography component="h3" variant="h5" sx={{ mb: 1 }}>

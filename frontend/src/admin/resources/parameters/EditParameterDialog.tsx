@@ -18,11 +18,11 @@ import { formatDateTime } from '../../../components/format';
 import { ADMIN_TOASTS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
-import type { ParameterRecord } from '../../types';
+import type { ParameterJson } from '@cds/contracts';
 import { questionSource } from './labels';
 import { ParameterInputs, parameterProblems, type ParameterValues } from './ParameterInputs';
 
-export function valuesOf(p: ParameterRecord): ParameterValues {
+export function valuesOf(p: ParameterJson): ParameterValues {
   return {
     name: p.name,
     display_name: p.display_name,
@@ -46,7 +46,7 @@ export function changedFields(before: ParameterValues, after: ParameterValues): 
   return out;
 }
 
-function QuestionPanel({ parameter, onPolished }: { parameter: ParameterRecord; onPolished: () => void }) {
+function QuestionPanel({ parameter, onPolished }: { parameter: ParameterJson; onPolished: () => void }) {
   const [busy, setBusy] = useState(false);
   const toast = useToast();
   const polish = async () => {
@@ -76,18 +76,24 @@ function QuestionPanel({ parameter, onPolished }: { parameter: ParameterRecord; 
           {parameter.polished_at ? `, ${formatDateTime(parameter.polished_at)}` : ''}
         </Typography>
       )}
-      <Button size="small" startIcon={busy ? <CircularProgress size={14} aria-hidden="true" /> : <AutoFixHighIcon />} onClick={polish} disabled={busy} sx={{ mt: 1 }}>
+      <Button
+        size="small"
+        startIcon={busy ? <CircularProgress size={14} aria-hidden="true" /> : <AutoFixHighIcon />}
+        onClick={polish}
+        disabled={busy}
+        sx={{ mt: 1 }}
+      >
         Polish again
       </Button>
     </Box>
   );
 }
 
-export function EditParameterDialog({ parameter, onClose }: { parameter: ParameterRecord | null; onClose: () => void }) {
+export function EditParameterDialog({ parameter, onClose }: { parameter: ParameterJson | null; onClose: () => void }) {
   const [values, setValues] = useState<ParameterValues | null>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [update, { isPending }] = useUpdate<ParameterRecord>();
+  const [update, { isPending }] = useUpdate<ParameterJson>();
   const toast = useToast();
   const queryClient = useQueryClient();
 
@@ -178,7 +184,7 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
   );
 }
 
-export function CloneParameterDialog({ parameter, onClose }: { parameter: ParameterRecord | null; onClose: () => void }) {
+export function CloneParameterDialog({ parameter, onClose }: { parameter: ParameterJson | null; onClose: () => void }) {
   const [name, setName] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [saving, setSaving] = useState(false);

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import { unitDisplay } from '@cds/contracts';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
@@ -8,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/Edit';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import AddIcon from '@mui/icons-material/Add';
-import type { ParameterRecord } from '../../types';
+import type { ParameterJson } from '@cds/contracts';
 import { CATEGORY_ICONS, dataTypeLabel, describeParameter, hasValidationRules, questionSource } from './labels';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -30,10 +31,10 @@ export function ParameterCard({
   onClone,
   onUseTemplate,
 }: {
-  parameter: ParameterRecord;
-  onEdit?: (p: ParameterRecord) => void;
-  onClone?: (p: ParameterRecord) => void;
-  onUseTemplate?: (p: ParameterRecord) => void;
+  parameter: ParameterJson;
+  onEdit?: (p: ParameterJson) => void;
+  onClone?: (p: ParameterJson) => void;
+  onUseTemplate?: (p: ParameterJson) => void;
 }) {
   const Icon = CATEGORY_ICONS[p.category] ?? CATEGORY_ICONS.other;
   const titleId = `param-${p.id}`;
@@ -64,7 +65,7 @@ export function ParameterCard({
               {p.name}
             </Box>
           </Row>
-          <Row label="Units">{p.units || '—'}</Row>
+          <Row label="Units">{p.units ? unitDisplay(p.units) : '—'}</Row>
           <Row label="Required">{p.is_required ? 'Yes' : 'No'}</Row>
           <Row label="Version">v{p.version}</Row>
         </Box>
@@ -81,7 +82,13 @@ export function ParameterCard({
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
         {onUseTemplate && (
-          <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => onUseTemplate(p)} aria-label={`Use Template ${p.display_name}`}>
+          <Button
+            size="small"
+            variant="contained"
+            startIcon={<AddIcon />}
+            onClick={() => onUseTemplate(p)}
+            aria-label={`Use Template ${p.display_name}`}
+          >
             Use Template
           </Button>
         )}
@@ -91,7 +98,13 @@ export function ParameterCard({
           </Button>
         )}
         {onClone && (
-          <Button size="small" variant="outlined" startIcon={<ContentCopyIcon />} onClick={() => onClone(p)} aria-label={`Clone ${p.display_name}`}>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<ContentCopyIcon />}
+            onClick={() => onClone(p)}
+            aria-label={`Clone ${p.display_name}`}
+          >
             Clone
           </Button>
         )}

@@ -3,7 +3,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { CATEGORIES, categoryLabel, DATA_TYPES, dataTypeLabel } from './labels';
+import { PARAMETER_CATEGORIES, PARAMETER_DATA_TYPES, PARAMETER_LIMITS } from '@cds/contracts';
+import { categoryLabel, dataTypeLabel } from './labels';
 
 /** The fields Create (Custom Parameter) and Edit share. */
 export interface ParameterValues {
@@ -28,9 +29,16 @@ export const EMPTY_PARAMETER: ParameterValues = {
   question_override: '',
 };
 
-export const LIMITS = { name: 100, display_name: 200, description: 2000, units: 50, question_override: 200 } as const;
+/** The API's length limits of the fields this form shows. */
+export const LIMITS = {
+  name: PARAMETER_LIMITS.name,
+  display_name: PARAMETER_LIMITS.display_name,
+  description: PARAMETER_LIMITS.description,
+  units: PARAMETER_LIMITS.units,
+  question_override: PARAMETER_LIMITS.question_override,
+} as const;
 
-/** Spec section 5: name, display name, data type and category are required; the API's lengths. */
+/** docs/product-spec.md section 5: name, display name, data type and category are required; the API's lengths. */
 export function parameterProblems(v: ParameterValues): Partial<Record<keyof ParameterValues, string>> {
   const p: Partial<Record<keyof ParameterValues, string>> = {};
   if (!v.name.trim()) p.name = 'Parameter name is required.';
@@ -87,7 +95,7 @@ export function ParameterInputs({
           helperText={problems.data_type ?? dataTypeLocked}
           disabled={disabled}
         >
-          {DATA_TYPES.map((t) => (
+          {PARAMETER_DATA_TYPES.map((t) => (
             <MenuItem key={t} value={t}>
               {dataTypeLabel(t)}
             </MenuItem>
@@ -103,7 +111,7 @@ export function ParameterInputs({
           helperText={problems.category}
           disabled={disabled}
         >
-          {CATEGORIES.map((c) => (
+          {PARAMETER_CATEGORIES.map((c) => (
             <MenuItem key={c} value={c}>
               {categoryLabel(c)}
             </MenuItem>

@@ -27,7 +27,15 @@ const template = parameter({
   template_name: 'diabetes_fasting_glucose',
   units: 'mg/dL',
 });
-const general = parameter({ id: 't-2', name: 'age', display_name: 'Age', is_template: true, category: 'demographics', data_type: 'number', units: 'years' });
+const general = parameter({
+  id: 't-2',
+  name: 'age',
+  display_name: 'Age',
+  is_template: true,
+  category: 'demographics',
+  data_type: 'number',
+  units: 'years',
+});
 
 function api(extra: Record<string, Handler> = {}) {
   return adminApiMock({
@@ -54,8 +62,10 @@ describe('Parameter Management', () => {
     renderApp('/admin/parameters');
     expect(await screen.findByTestId('tile-labs')).toHaveTextContent('Laboratory1 parameter · 1 template');
     expect(screen.getByTestId('tile-demographics')).toHaveTextContent('0 parameters · 1 template');
+    // Issue 10 item 17: templates are listed apart (Templates tab), not among the parameters.
     const cards = screen.getAllByTestId('parameter-card');
-    expect(cards).toHaveLength(3);
+    expect(cards).toHaveLength(2);
+    expect(screen.queryByRole('heading', { name: 'Fasting Glucose' })).not.toBeInTheDocument();
     const a1c = within(cards[0]);
     expect(a1c.getByRole('heading', { name: 'HbA1c' })).toBeInTheDocument();
     expect(a1c.getByText('Lab Range')).toBeInTheDocument();
@@ -67,24 +77,26 @@ describe('Parameter Management', () => {
     expect(wt.getByText('vitals parameter')).toBeInTheDocument();
     expect(wt.getByText('No')).toBeInTheDocument();
     expect(wt.queryByText('Complex Rules')).not.toBeInTheDocument();
-    expect(within(cards[2]).getByText('Template')).toBeInTheDocument();
 
     await userEvent.type(screen.getByPlaceholderText('Search parameters...'), 'WT_');
     await waitFor(() => expect(screen.getAllByTestId('parameter-card')).toHaveLength(1));
     await userEvent.clear(screen.getByPlaceholderText('Search parameters...'));
-    await waitFor(() => expect(screen.getAllByTestId('parameter-card')).toHaveLength(3));
+    await waitFor(() => expect(screen.getAllByTestId('parameter-card')).toHaveLength(2));
     await userEvent.click(screen.getByRole('combobox', { name: 'Category' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Vital Signs' }));
     expect(screen.getAllByTestId('parameter-card')).toHaveLength(1);
     await userEvent.click(screen.getByRole('combobox', { name: 'Category' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Symptoms' }));
     expect(screen.getByText('No parameters found')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: /Templates/ }));
+    expect(await screen.findByRole('heading', { name: 'Fasting Glucose' })).toBeInTheDocument();
   });
 
   it('custom parameter: Create stays disabled until the required fields are filled; a failure keeps the input', async () => {
     let fail = true;
     const calls = api({
-      'POST /api/parameters': () => (fail ? apiError(409, 'conflict', 'A parameter with this name already exists.') : json(201, parameter({ id: 'p-9' }))),
+      'POST /api/parameters': () =>
+        fail ? apiError(409, 'conflict', 'A parameter with this name already exists.') : json(201, parameter({ id: 'p-9' })),
     });
     renderApp('/admin/parameters');
     await userEvent.click(await screen.findByRole('button', { name: 'Create Parameter' }));
@@ -123,7 +135,9 @@ describe('Parameter Management', () => {
     renderApp('/admin/parameters');
     await userEvent.click(await screen.findByRole('button', { name: 'Create Parameter' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Parameter' });
-    expect(within(within(dialog).getByRole('region', { name: 'Diabetes-Specific Templates' })).getByText('Fasting Glucose')).toBeInTheDocument();
+    expect(
+      within(within(dialog).getByRole('region', { name: 'Diabetes-Specific Templates' })).getByText('Fasting Glucose'),
+    ).toBeInTheDocument();
     expect(within(within(dialog).getByRole('region', { name: 'General Templates' })).getByText('Age')).toBeInTheDocument();
     const go = within(dialog).getByRole('button', { name: 'Create from Template' });
     expect(go).toBeDisabled();
@@ -140,7 +154,9 @@ describe('Parameter Management', () => {
     let fail = false;
     api({
       'POST /api/parameters/templates/seed': () =>
-        fail ? apiError(500, 'internal_error', 'boom') : json(200, { created: 6, message: 'Created 6 diabetes parameter templates.', templates: [] }),
+        fail
+          ? apiError(500, 'internal_error', 'boom')
+          : json(200, { created: 6, message: 'Created 6 diabetes parameter templates.', templates: [] }),
     });
     renderApp('/admin/parameters');
     await userEvent.click(await screen.findByRole('tab', { name: 'Templates' }));

@@ -23,28 +23,33 @@ import { useAdminQuery } from '../../components/useAdminQuery';
 import { ADMIN_TOASTS, PARAMETERS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
-import type { ParameterRecord } from '../../types';
+import type { ParameterJson } from '@cds/contracts';
 import { ChangeHistoryTab } from './ChangeHistoryTab';
 import { CreateParameterDialog } from './CreateParameterDialog';
 import { CloneParameterDialog, EditParameterDialog } from './EditParameterDialog';
-import { CATEGORIES, CATEGORY_ICONS, categoryLabel } from './labels';
+import { PARAMETER_CATEGORIES } from '@cds/contracts';
+import { CATEGORY_ICONS, categoryLabel } from './labels';
 import { ParameterCard } from './ParameterCard';
 
 type TabKey = 'parameters' | 'templates' | 'history';
 
 /** Spec: search matches display name or name, case-insensitively; the category filter narrows. */
-export function filterParameters(list: ParameterRecord[], search: string, category: string): ParameterRecord[] {
+export function filterParameters(list: ParameterJson[], search: string, category: string): ParameterJson[] {
   const q = search.trim().toLowerCase();
   return list.filter(
-    (p) => (category === 'all' || p.category === category) && (!q || p.display_name.toLowerCase().includes(q) || p.name.toLowerCase().includes(q)),
+    (p) =>
+      (category === 'all' || p.category === category) &&
+      (!q || p.display_name.toLowerCase().includes(q) || p.name.toLowerCase().includes(q)),
   );
 }
 
 function Grid({ children }: { children: React.ReactNode }) {
-  return <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' } }}>{children}</Box>;
+  return (
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' } }}>{children}</Box>
+  );
 }
 
-/** Spec section 9: a loading skeleton of six cards. */
+/** docs/product-spec.md section 9: a loading skeleton of six cards. */
 export function SkeletonGrid() {
   return (
     <Box role="status" aria-label="Loading parameters">
@@ -70,8 +75,8 @@ function CategoryTiles({
   selected,
   onSelect,
 }: {
-  parameters: ParameterRecord[];
-  templates: ParameterRecord[];
+  parameters: ParameterJson[];
+  templates: ParameterJson[];
   selected: string;
   onSelect: (c: string) => void;
 }) {
@@ -81,7 +86,7 @@ function CategoryTiles({
       aria-label="Categories"
       sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' } }}
     >
-      {CATEGORIES.map((c) => {
+      {PARAMETER_CATEGORIES.map((c) => {
         const Icon = CATEGORY_ICONS[c];
         const n = parameters.filter((p) => p.category === c && !p.is_template).length;
         const t = templates.filter((p) => p.category === c).length;
@@ -146,7 +151,12 @@ function SeedCard({ onSeeded }: { onSeeded: () => void }) {
             with their reference ranges. Templates that already exist are skipped.
           </Typography>
         </Box>
-        <Button variant="contained" onClick={seed} disabled={busy} startIcon={busy ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : <AddIcon />}>
+        <Button
+          variant="contained"
+          onClick={seed}
+          disabled={busy}
+          startIcon={busy ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : <AddIcon />}
+        >
           {busy ? 'Creating...' : 'Create Diabetes Templates'}
         </Button>
       </CardContent>
@@ -159,14 +169,23 @@ export default function ParameterPage() {
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('all');
   const [creating, setCreating] = useState<{ templateId: string | null } | null>(null);
-  const [editing, setEditing] = useState<ParameterRecord | null>(null);
-  const [cloning, setCloning] = useState<ParameterRecord | null>(null);
+  const [editing, setEditing] = useState<ParameterJson | null>(null);
+  const [cloning, setCloning] = useState<ParameterJson | null>(null);
   const queryClient = useQueryClient();
   const params = useAdminQuery(['parameters', 'all'], () => adminApi.allParameters());
   const templates = useAdminQuery(['parameters', 'templates'], adminApi.parameterTemplates);
   const all = params.data ?? [];
   const templateList = templates.data ?? [];
-  const shown = useMemo(() => filterParameters(all, search, category), [all, search, category]);
+  // Templates have their own tab; the Parameters tab lists only the parameters rules are written on.
+  const shown = useMemo(
+    () =>
+      filterParameters(
+        all.filter((p) => !p.is_template),
+        search,
+        category,
+      ),
+    [all, search, category],
+  );
   const loading = params.isPending || templates.isPending;
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['parameters'] });
 
@@ -185,20 +204,34 @@ export default function ParameterPage() {
         <SkeletonGrid />
       ) : (
         <>
-          <Tabs value={tab} onChange={(_, v: TabKey) => setTab(v)} aria-label="Parameter views" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+          <Tabs
+            value={tab}
+            onChange={(_, v: TabKey) => setTab(v)}
+            aria-label="Parameter views"
+            sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+          >
             <Tab value="parameters" label={PARAMETERS.tabs.parameters} id="tab-parameters" aria-controls="panel-parameters" />
             <Tab value="templates" label={PARAMETERS.tabs.templates} id="tab-templates" aria-controls="panel-templates" />
             <Tab value="history" label={PARAMETERS.tabs.history} id="tab-history" aria-controls="panel-history" />
           </Tabs>
           {tab === 'parameters' && (
             <Stack spacing={2} role="tabpanel" id="panel-parameters" aria-labelledby="tab-parameters">
-              {params.error ? <ErrorBlock title="The parameters could not be loaded." error={params.error} onRetry={() => void params.refetch()} /> : null}
+              {params.error ? (
+                <ErrorBlock title="The parameters could not be loaded." error={params.error} onRetry={() => void params.refetch()} />
+              ) : null}
               <CategoryTiles parameters={all} templates={templateList} selected={category} onSelect={setCategory} />
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
                 <SearchBox placeholder="Search parameters..." value={search} onSearch={setSearch} delay={150} />
-                <TextField select size="small" label="Category" value={category} onChange={(e) => setCategory(e.target.value)} sx={{ minWidth: 220 }}>
+                <TextField
+                  select
+                  size="small"
+                  label="Category"
+                  value={category}
+                  onChange={(e) => setCategory(e.target.value)}
+                  sx={{ minWidth: 220 }}
+                >
                   <MenuItem value="all">All Categories</MenuItem>
-                  {CATEGORIES.map((c) => (
+                  {PARAMETER_CATEGORIES.map((c) => (
                     <MenuItem key={c} value={c}>
                       {categoryLabel(c)}
                     </MenuItem>
@@ -245,7 +278,12 @@ export default function ParameterPage() {
           )}
         </>
       )}
-      <CreateParameterDialog open={!!creating} initialTemplateId={creating?.templateId} templates={templateList} onClose={() => setCreating(null)} />
+      <CreateParameterDialog
+        open={!!creating}
+        initialTemplateId={creating?.templateId}
+        templates={templateList}
+        onClose={() => setCreating(null)}
+      />
       <EditParameterDialog parameter={editing} onClose={() => setEditing(null)} />
       <CloneParameterDialog parameter={cloning} onClose={() => setCloning(null)} />
     </Box>

@@ -1,11 +1,11 @@
 import TuneIcon from '@mui/icons-material/Tune';
 import type { ResourceProps } from 'react-admin';
-import type { ParameterRecord } from '../../types';
+import type { ParameterJson } from '@cds/contracts';
 import ParameterPage from './ParameterPage';
 
 export const parameters = {
   name: 'parameters',
   list: ParameterPage,
   icon: TuneIcon,
-  recordRepresentation: (record: ParameterRecord) => record.display_name,
+  recordRepresentation: (record: ParameterJson) => record.display_name,
 } satisfies ResourceProps;

@@ -7,9 +7,9 @@ import HistoryEduIcon from '@mui/icons-material/HistoryEdu';
 import SickIcon from '@mui/icons-material/Sick';
 import CategoryIcon from '@mui/icons-material/Category';
 import { CATEGORY_LABELS } from '../../messages';
-import { CATEGORIES, DATA_TYPES, type ParameterRecord } from '../../types';
+import type { ParameterJson } from '@cds/contracts';
 
-export { CATEGORIES, DATA_TYPES, CATEGORY_LABELS };
+export { CATEGORY_LABELS };
 
 export const CATEGORY_ICONS: Record<string, ComponentType<SvgIconProps>> = {
   demographics: PersonIcon,
@@ -36,15 +36,17 @@ export const categoryLabel = (c: string) => CATEGORY_LABELS[c] ?? c;
 export const dataTypeLabel = (t: string) => DATA_TYPE_LABELS[t] ?? t;
 
 /** "Complex Rules" shows when the parameter carries validation rules. */
-export const hasValidationRules = (p: Pick<ParameterRecord, 'validation_rules'>) =>
+export const hasValidationRules = (p: Pick<ParameterJson, 'validation_rules'>) =>
   !!p.validation_rules && Object.keys(p.validation_rules).length > 0;
 
 /** Spec: the description, or '{category} parameter' when empty. */
-export const describeParameter = (p: Pick<ParameterRecord, 'description' | 'category'>) =>
+export const describeParameter = (p: Pick<ParameterJson, 'description' | 'category'>) =>
   p.description?.trim() ? p.description : `${p.category} parameter`;
 
 /** Where the question a clinician reads comes from. */
-export function questionSource(p: Pick<ParameterRecord, 'question_override' | 'polished_question' | 'polished_provider' | 'question_text'>): string {
+export function questionSource(
+  p: Pick<ParameterJson, 'question_override' | 'polished_question' | 'polished_provider' | 'question_text'>,
+): string {
   if (p.question_override) return 'Your wording';
   if (p.polished_question && p.polished_question === p.question_text) {
     return p.polished_provider === 'llm' ? 'Polished by the language model' : 'Polished (built-in wording)';

@@ -14,14 +14,22 @@ import { useCreate } from 'react-admin';
 import { errorMessage } from '../../../api';
 import { ADMIN_TOASTS } from '../../messages';
 import { useToast } from '../../providers/useToast';
-import type { RuleSetRecord } from '../../types';
+import type { RuleSetJson } from '@cds/contracts';
 
-/** Spec section 2: 'Rule Set Name *', 'Description'; Cancel and 'Create & Add Rule' ('Creating...'). */
-export function CreateRuleSetDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (set: RuleSetRecord) => void }) {
+/** docs/product-spec.md section 2: 'Rule Set Name *', 'Description'; Cancel and 'Create & Add Rule' ('Creating...'). */
+export function CreateRuleSetDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (set: RuleSetJson) => void;
+}) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [create, { isPending }] = useCreate<RuleSetRecord>();
+  const [create, { isPending }] = useCreate<RuleSetJson>();
   const toast = useToast();
   const queryClient = useQueryClient();
 
@@ -35,7 +43,7 @@ export function CreateRuleSetDialog({ open, onClose, onCreated }: { open: boolea
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    // Spec section 5: the name must be non-blank after trimming.
+    // docs/product-spec.md section 5: the name must be non-blank after trimming.
     if (!name.trim() || isPending) return;
     setError(null);
     create(

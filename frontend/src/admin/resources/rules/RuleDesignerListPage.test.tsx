@@ -17,13 +17,19 @@ function api(extra: Record<string, Handler> = {}) {
   });
 }
 
-describe('Rule Designer list page', { timeout: 20_000 }, () => {
+describe('Rule Designer list page', { timeout: 60_000 }, () => {
   it('empty: the spec texts, and Create Rule opens the create-rule-set dialog, which opens the designer', async () => {
     const calls = api({
       'GET /api/rule-sets': listOf('rule-sets', []),
       'POST /api/rule-sets': json(201, ruleSet({ id: 'rs-new', name: 'Thyroid' })),
       'GET /api/rule-sets/rs-new': json(200, ruleSet({ id: 'rs-new', name: 'Thyroid' })),
-      'POST /api/rule-sets/rs-new/analysis': json(200, { rule_set_id: 'rs-new', source: 'draft', rule_count: 0, summary: { error: 0, warning: 0, info: 0 }, findings: [] }),
+      'POST /api/rule-sets/rs-new/analysis': json(200, {
+        rule_set_id: 'rs-new',
+        source: 'draft',
+        rule_count: 0,
+        summary: { error: 0, warning: 0, info: 0 },
+        findings: [],
+      }),
     });
     renderApp('/admin/rules');
     expect(await screen.findByRole('heading', { name: 'Rule Designer' })).toBeInTheDocument();
@@ -112,7 +118,20 @@ describe('Rule Designer list page', { timeout: 20_000 }, () => {
         rule_id: 'r-1',
         outcome: true,
         matched: true,
-        trace: [{ index: 0, group: 0, parameter: 'p-1', parameter_id: 'p-1', parameter_name: 'hba1c', operator: 'greater_than', canonical_operator: 'greater_than', threshold: 7, value: 8.2, result: true }],
+        trace: [
+          {
+            index: 0,
+            group: 0,
+            parameter: 'p-1',
+            parameter_id: 'p-1',
+            parameter_name: 'hba1c',
+            operator: 'greater_than',
+            canonical_operator: 'greater_than',
+            threshold: 7,
+            value: 8.2,
+            result: true,
+          },
+        ],
         actions: [{ type: 'recommendation', severity: 'high', message: 'Intensify therapy' }],
       }),
     });
@@ -150,8 +169,38 @@ describe('Rule Designer list page', { timeout: 20_000 }, () => {
         period: 'month',
         from: '2025-01-01T00:00:00.000Z',
         to: '2025-03-01T00:00:00.000Z',
-        totals: { completed: 8, matched: 5, matched_by_other_sets: 1, no_match: 2, no_match_rate: 0.25, rules: [{ rule_id: 'r-1', rule_name: 'Poor control', matches: 5, share: 0.625 }] },
-        periods: [{ start: '2025-02-01T00:00:00.000Z', end: '2025-03-01T00:00:00.000Z', completed: 8, matched: 5, matched_by_other_sets: 1, no_match: 2, no_match_rate: 0.25, rules: [] }],
+        totals: {
+          completed: 8,
+          matched: 5,
+          matched_by_other_sets: 1,
+          no_match: 2,
+          no_match_rate: 0.25,
+          rules: [{ rule_id: 'r-1', rule_name: 'Poor control', matches: 5, share: 0.625 }],
+        },
+        periods: [
+          {
+            start: '2025-02-01T00:00:00.000Z',
+            end: '2025-03-01T00:00:00.000Z',
+            completed: 8,
+            matched: 5,
+            matched_by_other_sets: 1,
+            no_match: 2,
+            no_match_rate: 0.25,
+            rules: [],
+          },
+        ],
+        cds_feedback: [
+          {
+            rule_id: 'r-1',
+            rule_name: 'Poor control',
+            rule_version: 2,
+            cards: 10,
+            accepted: 3,
+            overridden: 1,
+            acceptance_rate: 0.75,
+            override_rate: 0.25,
+          },
+        ],
       }),
     });
     renderApp('/admin/rules');
@@ -159,7 +208,21 @@ describe('Rule Designer list page', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('figure-No-match rate')).toHaveTextContent('25%');
     expect(screen.getByRole('table', { name: 'Hit rate by rule' })).toHaveTextContent('Poor control562.5%');
     expect(screen.getByText('Feb 1, 2025')).toBeInTheDocument();
+    // EHR feedback on the CDS Hooks cards, per rule version.
+    expect(screen.getByRole('table', { name: 'EHR feedback by rule version' })).toHaveTextContent('Poor controlv2103175%25%');
   });
+
+  const check = {
+    rule_set_id: 'rs-1',
+    rule_count: 2,
+    has_changes: true,
+    latest_version: 3,
+    combined_rule_sets: [{ id: 'rs-1', name: 'Glycaemic control' }],
+    errors: [],
+    warnings: [],
+    failing_vignettes: [],
+    failing_test_cases: [],
+  };
 
   it('Publish shows the diff from the last published version', async () => {
     const calls = api({
@@ -174,7 +237,23 @@ describe('Rule Designer list page', { timeout: 20_000 }, () => {
         unchanged: 2,
         parameters: { added: [], removed: [], changed: [] },
       }),
-      'POST /api/rule-sets/rs-1/publish': json(201, { id: 'v4', rule_set_id: 'rs-1', number: 4, name: 'Glycaemic control', rule_count: 2, published_by_email: null, published_at: '2025-03-01T10:00:00.000Z' }),
+      'GET /api/rule-sets/rs-1/publish-check': json(200, check),
+      'GET /api/rule-sets/rs-1/versions': json(200, []),
+      'POST /api/rule-sets/rs-1/impact-preview': json(201, {
+        id: 'ip-1',
+        rule_set_id: 'rs-1',
+        base_version: 3,
+        groups: [{ key: 'generated', label: 'Generated patients', patients: 10000, changed: 0, transitions: [], more_transitions: 0 }],
+      }),
+      'POST /api/rule-sets/rs-1/publish': json(201, {
+        id: 'v4',
+        rule_set_id: 'rs-1',
+        number: 4,
+        name: 'Glycaemic control',
+        rule_count: 2,
+        published_by_email: null,
+        published_at: '2025-03-01T10:00:00.000Z',
+      }),
     });
     renderApp('/admin/rules?rule_set_id=rs-1');
     await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
@@ -184,8 +263,41 @@ describe('Rule Designer list page', { timeout: 20_000 }, () => {
     expect(within(diff).getByRole('region', { name: 'Rules added' })).toHaveTextContent('New rule');
     expect(within(diff).getByRole('region', { name: 'Rules changed' })).toHaveTextContent('Poor control: conditions');
     expect(diff).toHaveTextContent('2 rules unchanged.');
+    await within(dialog).findByRole('region', { name: 'Impact preview' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
     expect(await screen.findByText('Version 4 is now used by assessments.')).toBeInTheDocument();
     expect(calls.callsTo('POST /api/rule-sets/rs-1/publish')).toHaveLength(1);
+  });
+
+  it('Publish is disabled and the errors listed when analysis finds an error; warnings need a reason', async () => {
+    const calls = api({
+      'GET /api/rule-sets/rs-1/diff': json(200, {
+        rule_set_id: 'rs-1',
+        from: null,
+        to: { number: null, draft: true, content_hash: 'y', published_at: null },
+        has_changes: true,
+        added: [],
+        removed: [],
+        changed: [],
+        unchanged: 2,
+        parameters: { added: [], removed: [], changed: [] },
+      }),
+      'GET /api/rule-sets/rs-1/publish-check': json(200, {
+        ...check,
+        errors: [
+          { code: 'no_conditions', severity: 'error', rule_ids: ['r-1'], message: 'Rule "Empty" has no conditions, so it can never fire.' },
+        ],
+        warnings: [{ code: 'no_actions', severity: 'warning', rule_ids: ['r-2'], message: 'Rule "Quiet" has no actions.' }],
+      }),
+      'GET /api/rule-sets/rs-1/versions': json(200, []),
+    });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Glycaemic control' });
+    const blocking = await within(dialog).findByRole('region', { name: 'Blocking errors' });
+    expect(blocking).toHaveTextContent('Rule "Empty" has no conditions, so it can never fire.');
+    expect(within(dialog).getByRole('region', { name: 'Warnings' })).toHaveTextContent('Rule "Quiet" has no actions.');
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
+    expect(calls.callsTo('POST /api/rule-sets/rs-1/publish')).toHaveLength(0);
   });
 });

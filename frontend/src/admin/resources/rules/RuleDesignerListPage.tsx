@@ -16,7 +16,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useAdminQuery } from '../../components/useAdminQuery';
 import { RULES } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
-import type { RuleSetRecord } from '../../types';
+import type { RuleSetJson } from '@cds/contracts';
 import { AnalyticsTab } from './AnalyticsTab';
 import { CreateRuleSetDialog } from './CreateRuleSetDialog';
 import { RuleSetsTab } from './RuleSetsTab';
@@ -32,9 +32,9 @@ export default function RuleDesignerListPage() {
   const [tab, setTab] = useState<TabKey>('sets');
   const [search, setSearch] = useState('');
   const [creatingSet, setCreatingSet] = useState(false);
-  const [templateDialog, setTemplateDialog] = useState<{ initial: RuleSetRecord | null } | null>(null);
+  const [templateDialog, setTemplateDialog] = useState<{ initial: RuleSetJson | null } | null>(null);
 
-  const sets = useGetList<RuleSetRecord>('rule-sets', {
+  const sets = useGetList<RuleSetJson>('rule-sets', {
     filter: search.trim() ? { search: search.trim() } : {},
     pagination: { page: 1, perPage: 100 },
     sort: { field: 'created_at', order: 'DESC' },
@@ -44,10 +44,10 @@ export default function RuleDesignerListPage() {
   const ruleSets = sets.data ?? [];
   const selected = ruleSets.find((s) => s.id === selectedId) ?? null;
 
-  const select = (set: RuleSetRecord) => navigate(`/admin/rules?rule_set_id=${encodeURIComponent(set.id)}`, { replace: true });
-  const openDesigner = (set: RuleSetRecord) => navigate(`/admin/rules/create?rule_set_id=${encodeURIComponent(set.id)}`);
+  const select = (set: RuleSetJson) => navigate(`/admin/rules?rule_set_id=${encodeURIComponent(set.id)}`, { replace: true });
+  const openDesigner = (set: RuleSetJson) => navigate(`/admin/rules/create?rule_set_id=${encodeURIComponent(set.id)}`);
 
-  // Spec section 4: with no rule sets, Create Rule opens the create-rule-set dialog; otherwise the
+  // docs/product-spec.md section 4: with no rule sets, Create Rule opens the create-rule-set dialog; otherwise the
   // designer for the selected set (or the first).
   const createRule = () => {
     if (!ruleSets.length && !search.trim()) return setCreatingSet(true);
@@ -72,7 +72,12 @@ export default function RuleDesignerListPage() {
           </>
         }
       />
-      <Tabs value={tab} onChange={(_, v: TabKey) => setTab(v)} aria-label="Rule designer views" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs
+        value={tab}
+        onChange={(_, v: TabKey) => setTab(v)}
+        aria-label="Rule designer views"
+        sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+      >
         <Tab value="sets" label={RULES.tabs.ruleSets} id="tab-sets" aria-controls="panel-sets" />
         <Tab value="templates" label={RULES.tabs.templates} id="tab-rule-templates" aria-controls="panel-rule-templates" />
         <Tab value="analytics" label={RULES.tabs.analytics} id="tab-analytics" aria-controls="panel-analytics" />
@@ -96,7 +101,9 @@ export default function RuleDesignerListPage() {
       {tab === 'templates' && (
         <Box role="tabpanel" id="panel-rule-templates" aria-labelledby="tab-rule-templates">
           {templates.isPending && <Typography>Loading...</Typography>}
-          {templates.error ? <Typography color="error">{errorMessage(templates.error, 'The templates could not be loaded.')}</Typography> : null}
+          {templates.error ? (
+            <Typography color="error">{errorMessage(templates.error, 'The templates could not be loaded.')}</Typography>
+          ) : null}
           {templates.data && !templates.data.length && <Typography color="text.secondary">{RULES.noTemplates}</Typography>}
           {!!templates.data?.length && (
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' } }}>
@@ -114,7 +121,12 @@ export default function RuleDesignerListPage() {
                     </Typography>
                   </CardContent>
                   <CardActions sx={{ px: 2, pb: 2 }}>
-                    <Button size="small" variant="contained" onClick={() => setTemplateDialog({ initial: t })} aria-label={`Use Template ${t.name}`}>
+                    <Button
+                      size="small"
+                      variant="contained"
+                      onClick={() => setTemplateDialog({ initial: t })}
+                      aria-label={`Use Template ${t.name}`}
+                    >
                       {RULES.useTemplate}
                     </Button>
                   </CardActions>

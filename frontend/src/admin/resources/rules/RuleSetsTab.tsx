@@ -25,13 +25,14 @@ import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage } from '../../../api';
 import { formatDate } from '../../../components/format';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useAdminQuery } from '../../components/useAdminQuery';
 import { SearchBox } from '../../components/SearchBox';
 import { ADMIN_TOASTS, RULES } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
-import type { ParameterRecord, RuleRecord, RuleSetRecord } from '../../types';
+import type { ParameterJson, RuleJson, RuleSetJson } from '@cds/contracts';
 import { TestRuleDialog } from '../../rule-designer/TestRuleDialog';
-import { PublishDialog } from './PublishDialog';
+import { PublishDialog, VersionHistory } from './PublishDialog';
 
 function RuleSetItem({
   set,
@@ -39,7 +40,7 @@ function RuleSetItem({
   onSelect,
   onAddRule,
 }: {
-  set: RuleSetRecord;
+  set: RuleSetJson;
   selected: boolean;
   onSelect: () => void;
   onAddRule: () => void;
@@ -109,7 +110,15 @@ function RuleSetItem({
           v{set.version}
         </Typography>
         <FormControlLabel
-          control={<Switch size="small" checked={set.is_active} onChange={(e) => void toggle(e.target.checked)} disabled={busy} slotProps={{ input: { 'aria-label': `${set.name} active` } }} />}
+          control={
+            <Switch
+              size="small"
+              checked={set.is_active}
+              onChange={(e) => void toggle(e.target.checked)}
+              disabled={busy}
+              slotProps={{ input: { 'aria-label': `${set.name} active` } }}
+            />
+          }
           label={set.is_active ? 'Active' : 'Inactive'}
           slotProps={{ typography: { variant: 'body2' } }}
           sx={{ mr: 0 }}
@@ -122,15 +131,7 @@ function RuleSetItem({
   );
 }
 
-function RuleItem({
-  rule,
-  onTest,
-  onDelete,
-}: {
-  rule: RuleRecord;
-  onTest: () => void;
-  onDelete: () => void;
-}) {
+function RuleItem({ rule, onTest, onDelete }: { rule: RuleJson; onTest: () => void; onDelete: () => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [cloning, setCloning] = useState(false);
@@ -155,7 +156,12 @@ function RuleItem({
         <Link component={RouterLink} to={`${base}/show`} sx={{ fontWeight: 600 }}>
           {rule.name}
         </Link>
-        <Chip size="small" color={rule.is_active ? 'success' : 'default'} variant="outlined" label={rule.is_active ? 'Active' : 'Inactive'} />
+        <Chip
+          size="small"
+          color={rule.is_active ? 'success' : 'default'}
+          variant="outlined"
+          label={rule.is_active ? 'Active' : 'Inactive'}
+        />
         <Box sx={{ ml: 'auto', display: 'flex' }}>
           <Tooltip title="Test Rule">
             <IconButton size="small" aria-label={`Test Rule ${rule.name}`} onClick={onTest}>
@@ -198,19 +204,36 @@ function RuleItem({
   );
 }
 
-function RulesPanel({ set, parameters, onAddRule }: { set: RuleSetRecord | null; parameters: ParameterRecord[]; onAddRule: (set: RuleSetRecord) => void }) {
-  const rules = useGetList<RuleRecord>(
+function RulesPanel({
+  set,
+  parameters,
+  onAddRule,
+}: {
+  set: RuleSetJson | null;
+  parameters: ParameterJson[];
+  onAddRule: (set: RuleSetJson) => void;
+}) {
+  const rules = useGetList<RuleJson>(
     'rules',
-    { filter: { rule_set_id: set?.id ?? '' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'priority', order: 'ASC' } },
+    // Issue 10 item 17: highest priority first, the order findings are ranked in.
+    { filter: { rule_set_id: set?.id ?? '' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'priority', order: 'DESC' } },
     { enabled: !!set },
   );
-  const [testing, setTesting] = useState<RuleRecord | null>(null);
-  const [deleting, setDeleting] = useState<RuleRecord | null>(null);
+  // Issue 10 item 17: nothing to publish when the draft is what the latest version holds.
+  const check = useAdminQuery(
+    ['rule-sets', set?.id ?? '', 'publish-check', rules.data?.map((r) => `${r.id}:${r.updated_at}`).join(',')],
+    () => adminApi.publishCheck(set!.id),
+    { enabled: !!set },
+  );
+  const unchanged = !!check.data && !check.data.has_changes;
+  const versions = useAdminQuery(['rule-sets', set?.id ?? '', 'versions'], () => adminApi.versions(set!.id), { enabled: !!set });
+  const [testing, setTesting] = useState<RuleJson | null>(null);
+  const [deleting, setDeleting] = useState<RuleJson | null>(null);
   const [publishing, setPublishing] = useState(false);
-  const [remove, { isPending: removing }] = useDelete<RuleRecord>();
+  const [remove, { isPending: removing }] = useDelete<RuleJson>();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [update] = useUpdate<RuleSetRecord>();
+  const [update] = useUpdate<RuleSetJson>();
 
   const confirmDelete = () => {
     if (!deleting) return;
@@ -235,7 +258,7 @@ function RulesPanel({ set, parameters, onAddRule }: { set: RuleSetRecord | null;
     );
   };
 
-  const toggleTemplate = (s: RuleSetRecord) =>
+  const toggleTemplate = (s: RuleSetJson) =>
     update(
       'rule-sets',
       { id: s.id, data: { is_template: !s.is_template }, previousData: s },
@@ -243,7 +266,11 @@ function RulesPanel({ set, parameters, onAddRule }: { set: RuleSetRecord | null;
         mutationMode: 'pessimistic',
         onSuccess: () => {
           void queryClient.invalidateQueries({ queryKey: ['rule-sets'] });
-          toast({ title: 'Success', description: s.is_template ? `"${s.name}" is no longer a template.` : `"${s.name}" is now a template.`, variant: 'success' });
+          toast({
+            title: 'Success',
+            description: s.is_template ? `"${s.name}" is no longer a template.` : `"${s.name}" is now a template.`,
+            variant: 'success',
+          });
         },
         onError: (e) => toast({ title: 'Error', description: errorMessage(e, 'The rule set could not be updated.') }),
       },
@@ -254,7 +281,11 @@ function RulesPanel({ set, parameters, onAddRule }: { set: RuleSetRecord | null;
     <Card component="section" aria-labelledby="rules-panel-title">
       <CardHeader
         title={set ? `Rules (${rules.isPending ? '…' : (rules.total ?? list.length)})` : 'Rules'}
-        subheader={set ? `${set.name}${set.latest_version ? ` · published v${set.latest_version}${set.published_at ? ` on ${formatDate(set.published_at)}` : ''}` : ' · not published yet'}` : undefined}
+        subheader={
+          set
+            ? `${set.name}${set.latest_version ? ` · published v${set.latest_version}${set.published_at ? ` on ${formatDate(set.published_at)}` : ''}` : ' · not published yet'}`
+            : undefined
+        }
         slotProps={{ title: { id: 'rules-panel-title', component: 'h2', variant: 'h4' } }}
         action={
           set && (
@@ -262,9 +293,19 @@ function RulesPanel({ set, parameters, onAddRule }: { set: RuleSetRecord | null;
               <Button size="small" onClick={() => toggleTemplate(set)}>
                 {set.is_template ? 'Unmark template' : 'Mark as template'}
               </Button>
-              <Button size="small" variant="contained" startIcon={<PublishIcon />} onClick={() => setPublishing(true)}>
-                Publish
-              </Button>
+              <Tooltip title={unchanged ? `Nothing changed since version ${check.data?.latest_version}` : ''}>
+                <span>
+                  <Button
+                    size="small"
+                    variant="contained"
+                    startIcon={<PublishIcon />}
+                    onClick={() => setPublishing(true)}
+                    disabled={unchanged}
+                  >
+                    Publish
+                  </Button>
+                </span>
+              </Tooltip>
             </Box>
           )
         }
@@ -295,6 +336,7 @@ function RulesPanel({ set, parameters, onAddRule }: { set: RuleSetRecord | null;
             ))}
           </Stack>
         )}
+        {set && versions.data && <VersionHistory versions={versions.data} />}
       </CardContent>
       <ConfirmDialog
         open={!!deleting}
@@ -326,16 +368,16 @@ export function RuleSetsTab({
   onCreateRuleSet,
   parameters,
 }: {
-  ruleSets: RuleSetRecord[];
+  ruleSets: RuleSetJson[];
   loading: boolean;
   error: unknown;
   search: string;
   onSearch: (q: string) => void;
-  selected: RuleSetRecord | null;
-  onSelect: (set: RuleSetRecord) => void;
-  onAddRule: (set: RuleSetRecord) => void;
+  selected: RuleSetJson | null;
+  onSelect: (set: RuleSetJson) => void;
+  onAddRule: (set: RuleSetJson) => void;
   onCreateRuleSet: () => void;
-  parameters: ParameterRecord[];
+  parameters: ParameterJson[];
 }) {
   return (
     <Stack spacing={2}>
@@ -367,7 +409,13 @@ export function RuleSetsTab({
             {!!ruleSets.length && (
               <Stack component="ul" spacing={1} sx={{ m: 0, p: 0 }} aria-label="Rule sets">
                 {ruleSets.map((s) => (
-                  <RuleSetItem key={s.id} set={s} selected={selected?.id === s.id} onSelect={() => onSelect(s)} onAddRule={() => onAddRule(s)} />
+                  <RuleSetItem
+                    key={s.id}
+                    set={s}
+                    selected={selected?.id === s.id}
+                    onSelect={() => onSelect(s)}
+                    onAddRule={() => onAddRule(s)}
+                  />
                 ))}
               </Stack>
             )}

@@ -15,7 +15,7 @@ import { errorMessage } from '../../../api';
 import { ADMIN_TOASTS, RULES } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
-import type { RuleSetRecord } from '../../types';
+import type { RuleSetJson } from '@cds/contracts';
 
 /**
  * A new rule set from a template (Import Template chooses one; Use Template comes with it),
@@ -27,12 +27,12 @@ export function UseTemplateDialog({
   onClose,
   onCreated,
 }: {
-  templates: RuleSetRecord[];
-  initial: RuleSetRecord | null;
+  templates: RuleSetJson[];
+  initial: RuleSetJson | null;
   onClose: () => void;
-  onCreated: (set: RuleSetRecord) => void;
+  onCreated: (set: RuleSetJson) => void;
 }) {
-  const [chosen, setChosen] = useState<RuleSetRecord | null>(initial);
+  const [chosen, setChosen] = useState<RuleSetJson | null>(initial);
   const [name, setName] = useState(initial?.name ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +62,14 @@ export function UseTemplateDialog({
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} aria-labelledby="use-template-title" maxWidth="sm" fullWidth slotProps={{ paper: { sx: { maxHeight: '90vh' } } }}>
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      aria-labelledby="use-template-title"
+      maxWidth="sm"
+      fullWidth
+      slotProps={{ paper: { sx: { maxHeight: '90vh' } } }}
+    >
       <DialogTitle id="use-template-title">{initial ? RULES.useTemplate : RULES.importTemplate}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2}>
@@ -77,7 +84,15 @@ export function UseTemplateDialog({
                   setChosen(t);
                   setName(t.name);
                 }}
-                sx={{ display: 'block', textAlign: 'left', p: 1.5, borderRadius: 1.5, border: 2, borderColor: chosen?.id === t.id ? 'primary.main' : 'divider', bgcolor: chosen?.id === t.id ? 'primary.light' : 'background.paper' }}
+                sx={{
+                  display: 'block',
+                  textAlign: 'left',
+                  p: 1.5,
+                  borderRadius: 1.5,
+                  border: 2,
+                  borderColor: chosen?.id === t.id ? 'primary.main' : 'divider',
+                  bgcolor: chosen?.id === t.id ? 'primary.light' : 'background.paper',
+                }}
               >
                 <Typography sx={{ fontWeight: 600 }}>{t.name}</Typography>
                 <Typography variant="body2" color="text.secondary">
@@ -92,7 +107,11 @@ export function UseTemplateDialog({
               value={name}
               onChange={(e) => setName(e.target.value)}
               error={!name.trim()}
-              helperText={!name.trim() ? 'Please provide a rule set name.' : `A copy of the ${chosen.rule_count} active rule${chosen.rule_count === 1 ? '' : 's'} of "${chosen.name}".`}
+              helperText={
+                !name.trim()
+                  ? 'Please provide a rule set name.'
+                  : `A copy of the ${chosen.rule_count} active rule${chosen.rule_count === 1 ? '' : 's'} of "${chosen.name}".`
+              }
               slotProps={{ htmlInput: { maxLength: 200 } }}
               disabled={busy}
             />
@@ -103,7 +122,12 @@ export function UseTemplateDialog({
         <Button onClick={onClose} disabled={busy} color="secondary">
           Cancel
         </Button>
-        <Button variant="contained" onClick={create} disabled={!chosen || !name.trim() || busy} startIcon={busy ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}>
+        <Button
+          variant="contained"
+          onClick={create}
+          disabled={!chosen || !name.trim() || busy}
+          startIcon={busy ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}
+        >
           {busy ? 'Creating...' : 'Create Rule Set'}
         </Button>
       </DialogActions>

@@ -1,7 +1,7 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import type { ResourceProps } from 'react-admin';
 import { RuleCreate, RuleEdit, RuleView } from '../../rule-designer/RuleDesigner';
-import type { RuleRecord } from '../../types';
+import type { RuleJson } from '@cds/contracts';
 import RuleDesignerListPage from './RuleDesignerListPage';
 
 /** /admin/rules: the list page; /admin/rules/create, /:id and /:id/show: the designer's three modes. */
@@ -12,5 +12,5 @@ export const rules = {
   edit: RuleEdit,
   show: RuleView,
   icon: AccountTreeIcon,
-  recordRepresentation: (record: RuleRecord) => record.name,
+  recordRepresentation: (record: RuleJson) => record.name,
 } satisfies ResourceProps;

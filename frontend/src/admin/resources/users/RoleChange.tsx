@@ -9,20 +9,20 @@ import { errorMessage } from '../../../api';
 import { useAuth } from '../../../auth/AuthContext';
 import { roleLabel } from '../../../components/RoleBadge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { assignableRoles } from '../../providers/canAccess';
+import { assignableRoles } from '@cds/contracts';
 import { useToast } from '../../providers/useToast';
-import type { Role, UserRecord } from '../../types';
+import type { Role, UserListItemJson } from '@cds/contracts';
 
 const NONE = 'none';
 const toValue = (r: Role | null) => r ?? NONE;
 const fromValue = (v: string): Role | null => (v === NONE ? null : (v as Role));
 
 /** The Actions cell: a real role change, limited to what the signed-in administrator may grant. */
-export function RoleChange({ record }: { record: UserRecord }) {
+export function RoleChange({ record }: { record: UserListItemJson }) {
   const { role: actor, user } = useAuth();
   const options = assignableRoles(actor, record.role);
   const [next, setNext] = useState<Role | null | undefined>(undefined);
-  const [update, { isPending }] = useUpdate<UserRecord>();
+  const [update, { isPending }] = useUpdate<UserListItemJson>();
   const toast = useToast();
   const name = record.email;
 

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, renderApp } from '../../../test/helpers';
 import { adminApiMock, listOf } from '../../test/adminHelpers';
-import type { UserRecord } from '../../types';
+import type { UserListItemJson } from '@cds/contracts';
 
-const user = (o: Partial<UserRecord>): UserRecord => ({
+const user = (o: Partial<UserListItemJson>): UserListItemJson => ({
   id: 'u-1',
   email: 'pat@clinic.test',
   first_name: 'Pat',
@@ -20,28 +20,39 @@ describe('User Management', () => {
   it('lists users with the spec columns and searches by email or name', async () => {
     const api = adminApiMock({
       'GET /api/users': (req) =>
-        req.query.get('filter')?.includes('pat') ? listOf('users', [user({})]) : listOf('users', [user({}), user({ id: 'u-2', email: 'doc@clinic.test', first_name: null, last_name: null, role: 'pcp', status: 'pending_approval' })]),
+        req.query.get('filter')?.includes('pat')
+          ? listOf('users', [user({})])
+          : listOf('users', [
+              user({}),
+              user({ id: 'u-2', email: 'doc@clinic.test', first_name: null, last_name: null, role: 'pcp', status: 'pending_approval' }),
+            ]),
       'GET /api/invitations': listOf('invitations', []),
     });
     renderApp('/admin/users');
     expect(await screen.findByRole('heading', { name: 'User Management' })).toBeInTheDocument();
     expect(screen.getByText('Manage user accounts, roles, and permissions.')).toBeInTheDocument();
     const table = await screen.findByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['User', 'Role', 'Status', 'Joined', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['User', 'Role', 'Status', 'Joined', 'Actions']);
     expect(await within(table).findByText('Pat Lee')).toBeInTheDocument();
     expect(within(table).getAllByText('Jan 5, 2025')).toHaveLength(2);
     expect(within(table).getByText('Pending approval')).toBeInTheDocument();
     await userEvent.type(screen.getByPlaceholderText('Search users by email or name...'), 'pat');
-    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/users' && JSON.parse(c.query.get('filter')!).q === 'pat')).toBe(true));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.path === '/api/users' && JSON.parse(c.query.get('filter')!).q === 'pat')).toBe(true),
+    );
   });
 
   it('changes a role after confirmation, and shows the server message when refused', async () => {
-    let role: UserRecord['role'] = null;
+    let role: UserListItemJson['role'] = null;
     const api = adminApiMock({
       'GET /api/users': () => listOf('users', [user({ role })]),
       'GET /api/invitations': listOf('invitations', []),
       'PUT /api/users/u-1/role': (req) => {
-        const next = (req.body as { role: UserRecord['role'] }).role;
+        const next = (req.body as { role: UserListItemJson['role'] }).role;
         if (next === 'super_admin') return apiError(409, 'conflict', 'The last super admin cannot be demoted');
         role = next;
         return json(200, user({ role }));
@@ -57,7 +68,8 @@ describe('User Management', () => {
     expect(await screen.findByText('pat@clinic.test is now Primary Care Provider.')).toBeInTheDocument();
     expect(api.callsTo('PUT /api/users/u-1/role')[0].body).toEqual({ role: 'pcp' });
 
-    await userEvent.click(screen.getByRole('combobox', { name: 'Change role of pat@clinic.test' }));
+    // The toast shows at once; the list is usable again when the dialog has finished closing.
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Change role of pat@clinic.test' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Super Admin' }));
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Change role' })).getByRole('button', { name: 'Change role' }));
     expect(await screen.findByText('The last super admin cannot be demoted')).toBeInTheDocument();

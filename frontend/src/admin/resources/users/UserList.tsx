@@ -17,7 +17,7 @@ import { RoleBadge } from '../../../components/RoleBadge';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchBox } from '../../components/SearchBox';
 import { USERS } from '../../messages';
-import type { UserRecord } from '../../types';
+import type { UserListItemJson } from '@cds/contracts';
 import { InvitationList } from '../invitations/InvitationList';
 import { InviteUserDialog } from '../invitations/InviteUserDialog';
 import { RoleChange } from './RoleChange';
@@ -25,7 +25,7 @@ import { RoleChange } from './RoleChange';
 const [COL_USER, COL_ROLE, COL_STATUS, COL_JOINED, COL_ACTIONS] = USERS.columns;
 
 function Filters() {
-  const { filterValues, setFilters } = useListContext<UserRecord>();
+  const { filterValues, setFilters } = useListContext<UserListItemJson>();
   const role = (filterValues.role as string | undefined) ?? 'all';
   return (
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', p: 2 }}>
@@ -56,7 +56,7 @@ function Filters() {
   );
 }
 
-function UserCell({ record }: { record: UserRecord }) {
+function UserCell({ record }: { record: UserListItemJson }) {
   const name = [record.first_name, record.last_name].filter(Boolean).join(' ');
   return (
     <Box>
@@ -72,7 +72,7 @@ function UserCell({ record }: { record: UserRecord }) {
   );
 }
 
-function StatusChip({ status }: { status: UserRecord['status'] }) {
+function StatusChip({ status }: { status: UserListItemJson['status'] }) {
   return status === 'pending_approval' ? (
     <Chip size="small" color="warning" variant="outlined" label="Pending approval" />
   ) : (
@@ -81,7 +81,7 @@ function StatusChip({ status }: { status: UserRecord['status'] }) {
 }
 
 function UserTable() {
-  const { error, total, isPending } = useListContext<UserRecord>();
+  const { error, total, isPending } = useListContext<UserListItemJson>();
   if (error) {
     return (
       <Typography role="alert" color="error" sx={{ p: 2 }}>
@@ -91,16 +91,20 @@ function UserTable() {
   }
   return (
     <>
-      <DataTable<UserRecord>
+      <DataTable<UserListItemJson>
         bulkActionButtons={false}
         rowClick={false}
-        empty={<Typography sx={{ p: 2 }} color="text.secondary">No users match your search.</Typography>}
+        empty={
+          <Typography sx={{ p: 2 }} color="text.secondary">
+            No users match your search.
+          </Typography>
+        }
       >
-        <DataTable.Col source="email" label={COL_USER} render={(r: UserRecord) => <UserCell record={r} />} />
-        <DataTable.Col source="role" label={COL_ROLE} render={(r: UserRecord) => <RoleBadge role={r.role} />} />
-        <DataTable.Col label={COL_STATUS} disableSort render={(r: UserRecord) => <StatusChip status={r.status} />} />
-        <DataTable.Col source="created_at" label={COL_JOINED} render={(r: UserRecord) => formatDate(r.created_at)} />
-        <DataTable.Col label={COL_ACTIONS} disableSort render={(r: UserRecord) => <RoleChange record={r} />} />
+        <DataTable.Col source="email" label={COL_USER} render={(r: UserListItemJson) => <UserCell record={r} />} />
+        <DataTable.Col source="role" label={COL_ROLE} render={(r: UserListItemJson) => <RoleBadge role={r.role} />} />
+        <DataTable.Col label={COL_STATUS} disableSort render={(r: UserListItemJson) => <StatusChip status={r.status} />} />
+        <DataTable.Col source="created_at" label={COL_JOINED} render={(r: UserListItemJson) => formatDate(r.created_at)} />
+        <DataTable.Col label={COL_ACTIONS} disableSort render={(r: UserListItemJson) => <RoleChange record={r} />} />
       </DataTable>
       {!isPending && (total ?? 0) > 0 && <Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
     </>

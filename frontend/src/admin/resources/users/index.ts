@@ -1,11 +1,11 @@
 import PeopleIcon from '@mui/icons-material/People';
 import type { ResourceProps } from 'react-admin';
-import type { UserRecord } from '../../types';
+import type { UserListItemJson } from '@cds/contracts';
 import UserList from './UserList';
 
 export const users = {
   name: 'users',
   list: UserList,
   icon: PeopleIcon,
-  recordRepresentation: (record: UserRecord) => record.email,
+  recordRepresentation: (record: UserListItemJson) => record.email,
 } satisfies ResourceProps;

@@ -1,0 +1,78 @@
+import type { AnswerDetailJson, QuestionJson } from '@cds/contracts';
+import { decimalsFor, type EngineParameter, type EngineQuestion } from '@cds/engine';
+import { DomainError, validationFailed } from '../../common/errors';
+import { sameJson } from '../../common/api-helpers';
+import { checkAnswer, isRefusal, withNotAvailable, type Offered } from './answer-check';
+import type { AnswerDto } from './assessments.dto';
+
+/** Shared by the clinical assessment and the chat: an answer is checked, then recorded as entered. */
+
+/** Up to five minutes ahead of the server clock is still "now" (clocks drift). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The question as put to the clinician: the engine's question (bands, Yes/No or options, always
+ * Not available; typed entry for numbers) with the wording stored for the parameter.
+ */
+export function questionJson(question: EngineQuestion, text: string): QuestionJson {
+  return { ...question, text, options: withNotAvailable(question.options) };
+}
+
+/**
+ * Checks the answer and returns what is stored: the value in the parameter's unit, and the answer
+ * as entered. A refusal is a domain error, thrown before anything is written.
+ */
+export function recordAnswer(parameter: EngineParameter, offered: Offered, dto: AnswerDto, at: Date): AnswerDetailJson {
+  if (dto.observed_at !== undefined && Date.parse(dto.observed_at) > at.getTime() + CLOCK_SKEW_MS) {
+    throw validationFailed([{ field: 'observed_at', message: 'observed_at must not be in the future' }]);
+  }
+  const checked = checkAnswer(parameter, offered, dto.value, dto.unit);
+  if (isRefusal(checked)) {
+    if (checked.code === 'validation_failed') throw validationFailed([{ field: checked.field, message: checked.message }]);
+    throw new DomainError(checked.code, checked.message, [{ field: checked.field, message: checked.message }]);
+  }
+  return {
+    parameter_id: parameter.id,
+    parameter_name: parameter.name,
+    display_name: parameter.display_name,
+    units: parameter.units ?? null,
+    value: checked.value,
+    unit: checked.unit,
+    ...(checked.entered_value !== undefined
+      ? { entered_value: checked.entered_value, decimals: recordedDecimals(parameter, offered) }
+      : {}),
+    entered_as: checked.entered_as,
+    label: checked.label,
+    observed_at: dto.observed_at ?? null,
+    answered_at: at.toISOString(),
+  };
+}
+
+/** The precision a converted value is shown against: declared decimals, else that of the bands' cut-points. */
+function recordedDecimals(parameter: EngineParameter, offered: Offered): number {
+  const cuts = offered.flatMap((o) => {
+    const v = o.value as { type?: unknown; min?: unknown; max?: unknown } | null;
+    if (typeof v !== 'object' || v === null || v.type !== 'range') return [];
+    return [v.min, v.max].filter((n): n is number => typeof n === 'number' && Number.isFinite(n));
+  });
+  return decimalsFor(parameter, cuts);
+}
+
+/** A repeated request (double click, retry) for the answer just recorded. */
+export function repeatsAnswer(last: AnswerDetailJson | undefined, dto: AnswerDto): boolean {
+  if (!last || last.parameter_id !== dto.parameter_id) return false;
+  const entered = last.entered_value !== undefined && last.entered_value !== null ? last.entered_value : last.value;
+  return sameJson(entered, dto.value) && (dto.unit ?? last.units ?? null) === (last.unit ?? last.units ?? null);
+}
+
+/** The parameter is not the one asked: say which is, and whether the id is known at all. */
+export function notAsked(known: boolean, asked: string): DomainError {
+  return validationFailed([
+    {
+      field: 'parameter_id',
+      message: known
+        ? `This parameter was not asked; the current question is about ${asked}`
+        : `No parameter with this id is used here; the current question is about ${asked}`,
+    },
+  ]);
+}

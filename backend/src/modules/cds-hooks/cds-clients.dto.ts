@@ -1,0 +1,55 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { CDS_SERVICE_IDS } from './cds-services';
+
+export class CdsClientDto {
+  @IsString({ message: 'issuer must be text (the iss of the client JWTs)' })
+  @MinLength(1, { message: 'issuer is required' })
+  @MaxLength(500, { message: 'issuer must be at most 500 characters' })
+  issuer!: string;
+
+  @IsString({ message: 'name must be text' })
+  @MinLength(1, { message: 'name is required' })
+  @MaxLength(200, { message: 'name must be at most 200 characters' })
+  name!: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_tld: false, require_protocol: true }, { message: 'jwks_url must be an http(s) URL' })
+  @MaxLength(2000, { message: 'jwks_url must be at most 2000 characters' })
+  jwks_url?: string | null;
+
+  @IsOptional()
+  @IsObject({ message: 'jwk must be a public JSON Web Key' })
+  jwk?: Record<string, unknown> | null;
+
+  @IsArray({ message: 'allowed_services must be a list of service ids' })
+  @ArrayMinSize(1, { message: 'allowed_services must name at least one service: a client allowed none could call nothing' })
+  @ArrayMaxSize(20)
+  @IsIn(CDS_SERVICE_IDS, { each: true, message: `allowed_services may hold only ${CDS_SERVICE_IDS.join(', ')}` })
+  allowed_services!: string[];
+
+  @IsOptional()
+  @IsArray({ message: 'allowed_fhir_servers must be a list of FHIR base URLs' })
+  @ArrayMaxSize(20)
+  @IsUrl(
+    { protocols: ['https', 'http'], require_tld: false, require_protocol: true },
+    { each: true, message: 'allowed_fhir_servers may hold only http(s) FHIR base URLs' },
+  )
+  @MaxLength(2000, { each: true, message: 'a FHIR base URL must be at most 2000 characters' })
+  allowed_fhir_servers?: string[];
+
+  @IsOptional()
+  @IsBoolean({ message: 'is_active must be true or false' })
+  is_active?: boolean;
+}

@@ -1,0 +1,145 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { DomainError } from '../../common/errors';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { CurrentUser, type AuthUser } from '../../common/auth-user';
+import {
+  CLINICAL_ROLES,
+  type CdsClientJson,
+  type CdsFeedbackAckJson,
+  type CdsHookResponseJson,
+  type CdsPrefillJson,
+  type CdsServicesJson,
+} from '@cds/contracts';
+import { ContractResponse } from '../../common/contract-response';
+import { Page } from '../../common/pagination';
+import { ParseIdPipe } from '../../common/uuid.pipe';
+import { Public, Roles } from '../../common/auth-user';
+import { CdsClientDto } from './cds-clients.dto';
+import { CdsClientsService } from './cds-clients.service';
+import { ClientJwtVerifier } from './client-jwt';
+import { parseFeedback } from './feedback';
+import { CardFeedback } from './feedback.service';
+import { parsePatientViewRequest } from './hook-request';
+import { PATIENT_VIEW, PatientViewService } from './patient-view.service';
+import { RedeemPrefillDto } from './prefill.dto';
+import { PrefillTickets } from './prefill.service';
+
+/**
+ * CDS Hooks 2.0 (base URL = this app's /api). Discovery is public: it names the services and the
+ * data they prefetch, nothing about patients. A service call needs a registered client's JWT.
+ */
+@ApiTags('cds-hooks')
+@Public()
+@Controller('cds-services')
+export class CdsServicesController {
+  constructor(
+    private readonly patientView: PatientViewService,
+    private readonly jwt: ClientJwtVerifier,
+    private readonly cardFeedback: CardFeedback,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @ContractResponse('CdsServicesJson')
+  @Get()
+  @ApiOperation({ summary: 'CDS Hooks discovery: the services offered and their prefetch templates' })
+  async discovery(): Promise<CdsServicesJson> {
+    return { services: [await this.patientView.describe()] };
+  }
+
+  @ContractResponse('CdsHookResponseJson')
+  @Post(':id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Call a CDS service with a hook request (client JWT in Authorization); answers { cards }' })
+  async call(@Param('id') id: string, @Req() req: Request, @Body() body: unknown): Promise<CdsHookResponseJson> {
+    // The client is checked first: an unregistered caller learns nothing about our services.
+    const app = appUrl(req, this.config);
+    const caller = await this.jwt.verify(req.header('authorization'), id, `${app}${req.originalUrl.split('?')[0]}`);
+    if (id !== PATIENT_VIEW) throw new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
+    return this.patientView.evaluate(parsePatientViewRequest(body, PATIENT_VIEW), caller, app);
+  }
+
+  @ContractResponse('CdsFeedbackAckJson')
+  @Post(':id/feedback')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'CDS Hooks feedback on returned cards { feedback: [{ card, outcome, overrideReason?, outcomeTimestamp }] } (client JWT)',
+  })
+  async feedback(@Param('id') id: string, @Req() req: Request, @Body() body: unknown): Promise<CdsFeedbackAckJson> {
+    const app = appUrl(req, this.config);
+    const url = `${app}${req.originalUrl.split('?')[0]}`;
+    // aud: the service URL (as the spec reads), or the feedback URL itself.
+    const caller = await this.jwt.verify(req.header('authorization'), id, [url.replace(/\/feedback$/, ''), url]);
+    if (id !== PATIENT_VIEW) throw new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
+    await this.cardFeedback.record(caller.issuer, id, parseFeedback(body));
+    return {};
+  }
+}
+
+/**
+ * This app's public base URL: PUBLIC_URL when set (behind a proxy the JWT's aud names the public
+ * address, not ours); otherwise, in a local run, the scheme and host the request arrived on.
+ */
+function appUrl(req: Request, config: AppConfig): string {
+  return config.publicUrlConfigured ? config.publicUrl : `${req.protocol}://${req.get('host')}`;
+}
+
+/** A card's link opens /clinical-form with a ticket; the signed-in clinician redeems it here, once. */
+@ApiTags('cds-hooks')
+@ApiBearerAuth()
+@Roles(...CLINICAL_ROLES)
+@Controller('cds-prefill')
+export class CdsPrefillController {
+  constructor(private readonly tickets: PrefillTickets) {}
+
+  @ContractResponse('CdsPrefillJson')
+  @Post('redeem')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Redeem a card link's one-time prefill ticket { ticket } → { values, issued_at }; 410 when used or expired" })
+  redeem(@CurrentUser() user: AuthUser, @Body() body: RedeemPrefillDto): Promise<CdsPrefillJson> {
+    return this.tickets.redeem(body.ticket, user.id);
+  }
+}
+
+@ApiTags('cds-clients')
+@ApiBearerAuth()
+@Roles('admin', 'super_admin')
+@Controller('cds-clients')
+export class CdsClientsController {
+  constructor(private readonly clients: CdsClientsService) {}
+
+  @ContractResponse('CdsClientJson', { array: true })
+  @Get()
+  @ApiOperation({ summary: 'The registered CDS clients (EHRs allowed to call the CDS Hooks services)' })
+  async list(): Promise<Page<CdsClientJson>> {
+    // A handful of EHRs: the whole list is one page.
+    const items = await this.clients.list();
+    return new Page('cds-clients', items, items.length, 0);
+  }
+
+  @ContractResponse('CdsClientJson')
+  @Get(':id')
+  get(@Param('id', ParseIdPipe) id: string): Promise<CdsClientJson> {
+    return this.clients.get(id);
+  }
+
+  @ContractResponse('CdsClientJson')
+  @Post()
+  @ApiOperation({ summary: 'Register a CDS client { issuer, name, jwks_url | jwk, allowed_services, is_active? }' })
+  create(@Body() body: CdsClientDto): Promise<CdsClientJson> {
+    return this.clients.create(body);
+  }
+
+  @ContractResponse('CdsClientJson')
+  @Put(':id')
+  update(@Param('id', ParseIdPipe) id: string, @Body() body: CdsClientDto): Promise<CdsClientJson> {
+    return this.clients.update(id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Param('id', ParseIdPipe) id: string) {
+    await this.clients.remove(id);
+  }
+}

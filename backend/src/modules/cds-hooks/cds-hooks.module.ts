@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AssessmentsModule } from '../assessments/assessments.module';
+import { CdsClientsController, CdsPrefillController, CdsServicesController } from './cds-hooks.controller';
+import { CdsClientsService } from './cds-clients.service';
+import { ClientJwtVerifier } from './client-jwt';
+import { PatientViewService } from './patient-view.service';
+import { PrefillTickets } from './prefill.service';
+import { CardFeedback } from './feedback.service';
+import { CdsHooksRepository } from './cds-hooks.repository';
+
+/** CDS Hooks 2.0: EHRs call the published rule sets (issue 11). */
+@Module({
+  imports: [AssessmentsModule],
+  controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
+  providers: [CdsHooksRepository, CdsClientsService, ClientJwtVerifier, PatientViewService, PrefillTickets, CardFeedback],
+})
+export class CdsHooksModule {}

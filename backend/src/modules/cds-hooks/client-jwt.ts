@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, decodeJwt, importJWK, jwtVerify, type CryptoKey, type JWTVerifyGetKey } from 'jose';
+import { DomainError } from '../../common/errors';
+import { CdsClientsService } from './cds-clients.service';
+import { CDS_SERVICE_IDS } from './cds-services';
+import type { HookCaller } from './patient-view.service';
+import { CdsHooksRepository } from './cds-hooks.repository';
+
+/** CDS Hooks 2.0: a client JWT lives at most 5 minutes. */
+const MAX_LIFETIME_S = 300;
+/** Clock difference tolerated between the EHR and us. */
+const CLOCK_TOLERANCE_S = 30;
+/** The algorithms the spec names (ES384, RS384) and their 256-bit siblings. */
+const ALGORITHMS = ['ES384', 'RS384', 'ES256', 'RS256'];
+
+/** Imported client keys kept per process (a handful of EHRs; the bound only guards against churn). */
+const MAX_KEYS = 100;
+
+const refuse = (message: string) => new DomainError('invalid_client_jwt', message);
+
+/**
+ * Verifies the client JWT of a CDS Hooks request: a registered, active issuer allowed to call the
+ * service; signed with its registered key; `aud` = the service URL; `exp` at most 5 minutes ahead;
+ * `jti` never seen before (kept in PostgreSQL until the token has expired).
+ */
+@Injectable()
+export class ClientJwtVerifier {
+  private readonly jwksByUrl = new Map<string, JWTVerifyGetKey>();
+  private readonly keysByJwk = new Map<string, Promise<CryptoKey | Uint8Array>>();
+
+  constructor(
+    private readonly clients: CdsClientsService,
+    private readonly repo: CdsHooksRepository,
+  ) {}
+
+  async verify(authorization: string | undefined, serviceId: string, audience: string | string[]): Promise<HookCaller> {
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(authorization ?? '');
+    if (!match) throw refuse('A CDS Hooks request needs Authorization: Bearer <client JWT>');
+    const token = match[1];
+    let iss: unknown;
+    try {
+      iss = decodeJwt(token).iss;
+    } catch {
+      throw refuse('The client JWT cannot be read');
+    }
+    if (typeof iss !== 'string' || iss === '') throw refuse('The client JWT has no iss');
+    const client = await this.clients.byIssuer(iss);
+    if (!client) throw refuse('The client JWT issuer is not a registered CDS client');
+    // An unknown service is the caller's 404 once the client is known; a known one must be allowed.
+    if ((CDS_SERVICE_IDS as readonly string[]).includes(serviceId) && !client.allowed_services.includes(serviceId))
+      throw refuse(`This CDS client may not call the ${serviceId} service`);
+
+    let payload;
+    try {
+      const key = client.jwk ? await this.imported(client.jwk) : this.jwks(client.jwks_url!);
+      ({ payload } = await jwtVerify(token, key as never, {
+        issuer: iss,
+        audience,
+        algorithms: ALGORITHMS,
+        requiredClaims: ['iss', 'aud', 'exp', 'jti'],
+        clockTolerance: CLOCK_TOLERANCE_S,
+      }));
+    } catch (e) {
+      throw refuse(`The client JWT was refused: ${reason(e)}`);
+    }
+    const now = Math.floor(Date.now() / 1000);
+    if (payload.exp! > now + MAX_LIFETIME_S + CLOCK_TOLERANCE_S) throw refuse('The client JWT expires more than 5 minutes from now');
+    if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 500) throw refuse('The client JWT needs a jti');
+    await this.once(iss, payload.jti, new Date((payload.exp! + CLOCK_TOLERANCE_S) * 1000));
+    return { issuer: iss, allowed_fhir_servers: client.allowed_fhir_servers };
+  }
+
+  /** Records the jti; a second use of one still unexpired is a replay. */
+  private async once(issuer: string, jti: string, expiresAt: Date): Promise<void> {
+    // Forget expired ids now and then, not on every request.
+    if (!(await this.repo.recordJti(issuer, jti, expiresAt, Math.random() < 0.05)))
+      throw refuse('The client JWT was already used (jti replayed)');
+  }
+
+  /** A registered public JWK, imported once: keyed by its content, so an edited key is imported afresh. */
+  private imported(jwk: Record<string, unknown>): Promise<CryptoKey | Uint8Array> {
+    const id = JSON.stringify(jwk);
+    let key = this.keysByJwk.get(id);
+    if (!key) {
+      if (this.keysByJwk.size >= MAX_KEYS) this.keysByJwk.clear();
+      key = importJWK(jwk as never, typeof jwk.alg === 'string' ? jwk.alg : undefined);
+      key.catch(() => this.keysByJwk.delete(id));
+      this.keysByJwk.set(id, key);
+    }
+    return key;
+  }
+
+  private jwks(url: string): JWTVerifyGetKey {
+    let set = this.jwksByUrl.get(url);
+    if (!set) {
+      set = createRemoteJWKSet(new URL(url), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+      this.jwksByUrl.set(url, set);
+    }
+    return set;
+  }
+}
+
+function reason(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  const claim = (e as { claim?: unknown }).claim;
+  if (code === 'ERR_JWT_EXPIRED') return 'it has expired';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'aud') return 'aud is not this service URL';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return `claim ${String(claim)} is invalid or missing`;
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'the signature does not match the registered key';
+  if (code === 'ERR_JOSE_ALG_NOT_ALLOWED') return `the algorithm is not one of ${ALGORITHMS.join(', ')}`;
+  if (code === 'ERR_JWKS_NO_MATCHING_KEY') return 'no key in the registered JWKS matches';
+  if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC') return 'the registered JWKS could not be fetched';
+  return 'it could not be verified';
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { conflict, DomainError } from '../../common/errors';
+import { CdsHooksRepository } from './cds-hooks.repository';
+import type { FeedbackItem } from './feedback';
+
+/** The EHR's feedback on issued cards (accepted or overridden); cards are recorded with their prefill tickets. */
+@Injectable()
+export class CardFeedback {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: CdsHooksRepository,
+  ) {}
+
+  /** Records every item or none: each card must be one this service issued to this client, with no feedback yet. */
+  async record(issuer: string, serviceId: string, items: readonly FeedbackItem[]): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const ids = await this.repo.issuedCardIds(
+        m,
+        items.map((i) => i.card),
+        issuer,
+        serviceId,
+      );
+      const unknown = items.find((i) => !ids.has(i.card));
+      if (unknown) throw new DomainError('not_found', `No card ${unknown.card} was returned to this client by ${serviceId}`);
+      const inserted = await this.repo.insertFeedback(
+        m,
+        items.map((i) => ({
+          card_uuid: i.card,
+          outcome: i.outcome,
+          override_reason: i.override_reason,
+          user_comment: i.user_comment,
+          outcome_at: i.outcome_at.toISOString(),
+        })),
+      );
+      if (inserted !== items.length) throw conflict('Feedback on one of these cards was already recorded');
+    });
+  }
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  CDS_PREFILL_PARAM,
+  type AnswerDetailJson,
+  type BasisJson,
+  type CdsCardJson,
+  type CdsHookResponseJson,
+  type CdsPrefillValue,
+  type CdsServiceJson,
+  type FindingJson,
+  type UndeterminedRuleJson,
+} from '@cds/contracts';
+import { clinicalStep, OPERATOR_SYMBOL, unitDisplay, type Answers, type EngineParameter } from '@cds/engine';
+import { DomainError } from '../../common/errors';
+import { formatNumber } from '../assessments/answer-check';
+import { enteredOf, toResult } from '../assessments/outcome';
+import { PublishedRules, type Knowledge } from '../assessments/published-rules';
+import type { PatientViewRequest } from './hook-request';
+import { ageOn, demographicOf, sexAnswer, type Demographic } from './demographics';
+import { bundleResources, latestValue, LOINC, searchCodes, type NoValue, type ObservedValue } from './observations';
+import { PrefillTickets } from './prefill.service';
+
+export const PATIENT_VIEW = 'patient-view';
+const PATIENT_KEY = 'patient';
+const FETCH_TIMEOUT_MS = 5000;
+const SUMMARY_MAX = 140;
+
+export const observationKey = (loinc: string) => `obs-${loinc}`;
+
+/** Who called: the verified client, and what it may name as fhirServer. */
+export interface HookCaller {
+  issuer: string;
+  allowed_fhir_servers: readonly string[];
+}
+
+/** A measured parameter the hook can fill from an Observation. */
+interface Measured {
+  parameter: EngineParameter;
+  loinc: string;
+}
+
+/** What the published rules need from the record: Observations by LOINC code, and age or sex from the Patient. */
+interface Needs {
+  measured: Measured[];
+  demographics: { parameter: EngineParameter; kind: Demographic }[];
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The patient-view service: the latest Observation per LOINC code becomes an answer (in the
+ * parameter's unit), then every active published rule set is evaluated as one assessment would be,
+ * and each fired rule becomes a card.
+ */
+@Injectable()
+export class PatientViewService {
+  constructor(
+    private readonly published: PublishedRules,
+    private readonly prefill: PrefillTickets,
+  ) {}
+
+  /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
+  async describe(): Promise<CdsServiceJson> {
+    const { knowledge: k, loincCodes } = await this.published.currentWithLoincCodes();
+    const { measured } = needsOf(k, loincCodes);
+    const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
+    for (const m of measured) prefetch[observationKey(m.loinc)] = observationQuery('{{context.patientId}}', m.loinc);
+    return {
+      hook: PATIENT_VIEW,
+      id: PATIENT_VIEW,
+      title: 'Diabetes decision support',
+      description:
+        'Evaluates the published diabetes rule sets against the latest HbA1c, glucose, blood pressure, BMI and albuminuria Observations, and returns one card per finding.',
+      prefetch,
+    };
+  }
+
+  /**
+   * The cards for one hook call. `appUrl` is this app's public base URL: card links open
+   * `${appUrl}/clinical-form` with a one-time prefill ticket.
+   */
+  async evaluate(req: PatientViewRequest, caller: HookCaller, appUrl: string): Promise<CdsHookResponseJson> {
+    // Checked before anything is fetched: we call only FHIR servers the administrator registered for this client.
+    if (req.fhirServer && !caller.allowed_fhir_servers.includes(req.fhirServer)) {
+      const message = `fhirServer ${req.fhirServer.slice(0, 200)} is not one of this CDS client's allowed FHIR servers`;
+      throw new DomainError('fhir_server_not_allowed', message, [{ field: 'fhirServer', message }]);
+    }
+    const now = new Date();
+    const { knowledge: k, loincCodes } = await this.published.currentWithLoincCodes();
+    const { measured, demographics } = needsOf(k, loincCodes);
+    const patientId = req.context.patientId;
+    const observed = new Map<string, ObservedValue>();
+    const missing = new Map<string, NoValue>();
+    await Promise.all(
+      measured.map(async (m) => {
+        const key = observationKey(m.loinc);
+        const resources = bundleResources(key, await this.prefetched(req, key, observationQuery(patientId, m.loinc)), 'Observation');
+        const v = latestValue(key, resources, patientId, m.parameter, m.loinc, now);
+        if ('value' in v) observed.set(m.parameter.id, v);
+        else missing.set(m.parameter.id, v);
+      }),
+    );
+    const fromPatient = new Map<string, string | number | boolean>();
+    const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
+    if (wanted.length || PATIENT_KEY in req.prefetch) {
+      const patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`), patientId);
+      for (const d of patient ? wanted : []) {
+        const v = d.kind === 'age' ? ageOn(patient!, now) : sexAnswer(patient!, d.parameter, k.rules, k.parameters);
+        if (v !== null) fromPatient.set(d.parameter.id, v);
+      }
+    }
+
+    const answers: Answers = {};
+    const details: AnswerDetailJson[] = [];
+    const prefill: CdsPrefillValue[] = [];
+    for (const p of k.parameters) {
+      const v = observed.get(p.id);
+      const given = fromPatient.get(p.id);
+      answers[p.id] = v ? v.value : (given ?? 'unknown');
+      if (v) {
+        details.push(detailOf(p, v, now));
+        prefill.push(prefillOf(p, v.entered_value, v.unit, v.at.toISOString(), 'observation'));
+      } else if (given !== undefined) {
+        details.push(patientDetailOf(p, given, now));
+        prefill.push(prefillOf(p, given, typeof given === 'number' ? (p.units ?? null) : null, null, 'patient'));
+      }
+    }
+    const step = clinicalStep(k.rules, k.parameters, answers, { now });
+    // Every parameter is answered (a value or unknown), so nothing is left to ask.
+    if (step.status !== 'completed') throw new Error(`The engine asked about ${step.parameter_id} with every parameter answered`);
+    const result = toResult(step, k, enteredOf(details));
+    const cards = result.findings.map((f) => findingCard(f, k, observed));
+    if (result.undetermined_rules.length) cards.push(undeterminedCard(result.undetermined_rules, k, missing));
+    // Each card's uuid maps feedback back to the rule and version it stands for.
+    const issued = cards.map((c, i) => {
+      const f = result.findings[i];
+      return {
+        uuid: c.uuid,
+        rule_set_id: f?.rule_set_id ?? null,
+        rule_id: f?.rule_id ?? null,
+        rule_version: f?.rule_version ?? null,
+        rule_set_version: f ? (versionOf(f, k) ?? null) : null,
+      };
+    });
+    const tickets = await this.prefill.issueWithCards(caller.issuer, PATIENT_VIEW, prefill, issued);
+    cards.forEach((c, i) => {
+      c.links = [
+        {
+          label: prefill.length ? 'Open the assessment with these values' : 'Open the clinical assessment',
+          url: `${appUrl}/clinical-form?${CDS_PREFILL_PARAM}=${tickets[i]}`,
+          type: 'absolute',
+        },
+      ];
+    });
+    return { cards };
+  }
+
+  /** The prefetched value, else a fetch from the EHR's FHIR server with the token it gave (never kept). */
+  private async prefetched(req: PatientViewRequest, key: string, query: string): Promise<unknown> {
+    if (key in req.prefetch) return req.prefetch[key];
+    if (!req.fhirServer)
+      throw new DomainError('fhir_data_unavailable', `prefetch.${key} is missing and no fhirServer was given to fetch it from`, [
+        { field: `prefetch.${key}`, message: 'missing' },
+      ]);
+    const headers: Record<string, string> = { accept: 'application/fhir+json' };
+    if (req.fhirAuthorization) headers.authorization = `Bearer ${req.fhirAuthorization.access_token}`;
+    let res: Response;
+    try {
+      res = await fetch(`${req.fhirServer}/${query}`, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
+    } catch {
+      throw new DomainError('fhir_data_unavailable', `The FHIR server could not be reached for ${key}`);
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new DomainError('fhir_data_unavailable', `The FHIR server answered ${res.status} for ${key}`);
+    }
+    try {
+      return await res.json();
+    } catch {
+      throw new DomainError('fhir_data_unavailable', `The FHIR server sent something other than JSON for ${key}`);
+    }
+  }
+}
+
+/** Nulls last, as PostgreSQL orders them. */
+const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+
+/**
+ * The published rules' parameters the record can answer: Observations by LOINC code (the code is kept on
+ * the parameter, not the snapshot, and read with the version ids), age and sex.
+ */
+function needsOf(k: Knowledge, loincCodes: ReadonlyMap<string, string>): Needs {
+  const coded = k.parameters
+    .map((parameter) => ({ parameter, loinc: loincCodes.get(parameter.id) ?? null }))
+    .sort((a, b) => byText(a.loinc, b.loinc) || byText(a.parameter.id, b.parameter.id));
+  const out: Needs = { measured: [], demographics: [] };
+  for (const { parameter, loinc } of coded) {
+    const kind = demographicOf(parameter, loinc);
+    // Two parameters with one LOINC code share one prefetch; both are filled from it.
+    if (kind) out.demographics.push({ parameter, kind });
+    else if (loinc) out.measured.push({ parameter, loinc });
+  }
+  return out;
+}
+
+/** The prefetched Patient: null when the EHR found none; anything else but this patient is refused. */
+function patientOf(value: unknown, patientId: string): Json | null {
+  if (value === null) return null;
+  const r = value as Json;
+  if (typeof value !== 'object' || Array.isArray(value) || r.resourceType !== 'Patient' || r.id !== patientId) {
+    const message = `must be the Patient resource with id ${patientId}`;
+    throw new DomainError('invalid_prefetch', `prefetch.${PATIENT_KEY}: ${message}`, [{ field: `prefetch.${PATIENT_KEY}`, message }]);
+  }
+  return r;
+}
+
+export function observationQuery(patientId: string, loinc: string): string {
+  const codes = searchCodes(loinc)
+    .map((c) => `${LOINC}|${c}`)
+    .join(',');
+  return `Observation?patient=${patientId}&code=${codes}&_sort=-date&_count=1`;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+function withUnit(n: number, ucum: string | null): string {
+  const u = unitDisplay(ucum ?? '');
+  return u ? `${formatNumber(n)} ${u}` : formatNumber(n);
+}
+
+/** Two places beyond the recorded precision: enough to see which side of a cut-point a converted value falls. */
+function shown(n: number, p: EngineParameter): number {
+  const d = p.validation_rules?.decimals;
+  const places = (Number.isInteger(d) ? (d as number) : 2) + 2;
+  return Number(n.toFixed(places));
+}
+
+function detailOf(p: EngineParameter, v: ObservedValue, now: Date): AnswerDetailJson {
+  const converted = v.unit !== (p.units ?? '');
+  return {
+    parameter_id: p.id,
+    parameter_name: p.name,
+    display_name: p.display_name,
+    units: p.units ?? null,
+    value: v.value,
+    unit: v.unit,
+    ...(converted ? { entered_value: v.entered_value } : {}),
+    entered_as: 'typed',
+    label: converted
+      ? `${withUnit(v.entered_value, v.unit)} (${withUnit(shown(v.value, p), p.units ?? null)})`
+      : withUnit(v.value, p.units ?? null),
+    observed_at: v.at.toISOString(),
+    answered_at: now.toISOString(),
+  };
+}
+
+function patientDetailOf(p: EngineParameter, value: string | number | boolean, now: Date): AnswerDetailJson {
+  const numeric = typeof value === 'number';
+  return {
+    parameter_id: p.id,
+    parameter_name: p.name,
+    display_name: p.display_name,
+    units: p.units ?? null,
+    value,
+    unit: numeric ? (p.units ?? null) : null,
+    entered_as: numeric ? 'typed' : 'option',
+    label: numeric ? withUnit(value, p.units ?? null) : String(value),
+    observed_at: null,
+    answered_at: now.toISOString(),
+  };
+}
+
+function prefillOf(
+  p: EngineParameter,
+  value: string | number | boolean,
+  unit: string | null,
+  observedAt: string | null,
+  source: CdsPrefillValue['source'],
+): CdsPrefillValue {
+  return { parameter_id: p.id, parameter_name: p.name, display_name: p.display_name, value, unit, observed_at: observedAt, source };
+}
+
+const INDICATOR = { critical: 'critical', high: 'warning' } as const;
+
+function summaryOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= SUMMARY_MAX ? flat : `${flat.slice(0, SUMMARY_MAX - 1).trimEnd()}…`;
+}
+
+/** Markdown special characters in administrator-entered text are shown, not interpreted. */
+const md = (s: string) => s.replace(/([\\`*_[\]<>])/g, '\\$1');
+
+function conditionText(b: BasisJson): string {
+  const symbol = (OPERATOR_SYMBOL as Record<string, string>)[b.operator] ?? b.operator;
+  const threshold = typeof b.threshold === 'number' ? withUnit(b.threshold, b.units) : JSON.stringify(b.threshold);
+  return `${b.display_name ?? b.parameter_name ?? 'Value'} ${symbol} ${threshold}`;
+}
+
+function versionOf(f: FindingJson, k: Knowledge): number | undefined {
+  return k.versionOfRuleSet.get(f.rule_set_id)?.version;
+}
+
+function sourceLabel(setName: string, version: number | undefined, citation: string | null): string {
+  return `${setName}${version !== undefined ? ` v${version}` : ''}${citation ? ` · ${citation}` : ''}`;
+}
+
+function findingCard(f: FindingJson, k: Knowledge, observed: ReadonlyMap<string, ObservedValue>): CdsCardJson {
+  const version = versionOf(f, k);
+  const lead = f.actions[0]?.message ?? f.description;
+  const lines = [`**${md(f.rule_name)}**${f.description ? `: ${md(f.description)}` : ''}`, '', '**Basis**', ''];
+  for (const b of f.basis) {
+    const o = b.parameter_id ? observed.get(b.parameter_id) : undefined;
+    const value = o ? `${md(b.label ?? String(b.value))}, Observation of ${day(o.at)}` : md(b.label ?? String(b.value));
+    lines.push(`- ${md(conditionText(b))}: ${value}`);
+  }
+  if (f.actions.length) {
+    lines.push('', '**Actions**', '');
+    for (const a of f.actions) lines.push(`- ${md(a.message)} (${a.severity})`);
+  }
+  lines.push(
+    '',
+    `Rule "${md(f.rule_name)}" version ${f.rule_version}, rule set ${md(f.rule_set_name)}${version !== undefined ? ` version ${version}` : ''}.`,
+  );
+  if (f.source) lines.push(`Source: ${md(f.source)}`);
+  return {
+    uuid: randomUUID(),
+    summary: summaryOf(`${f.rule_name}: ${lead}`),
+    indicator: (INDICATOR as Record<string, 'critical' | 'warning'>)[f.severity] ?? 'info',
+    source: { label: sourceLabel(f.rule_set_name, version, f.source) },
+    detail: lines.join('\n'),
+    links: [],
+  };
+}
+
+function missingText(reason: string, no: NoValue | undefined): string {
+  if (no?.reason === 'stale') return `latest Observation of ${day(no.at!)} is older than ${no.lookback_days} days`;
+  if (no?.reason === 'no_date') return 'the Observation has no date';
+  if (no?.reason === 'no_observation') return 'no Observation found';
+  return reason === 'straddles_threshold' ? 'the value given straddles the threshold' : 'not available from the EHR';
+}
+
+function undeterminedCard(rules: readonly UndeterminedRuleJson[], k: Knowledge, missing: ReadonlyMap<string, NoValue>): CdsCardJson {
+  const inputs = new Map<string, string>();
+  const lines = ['These rules could not be decided with the data in the record:', ''];
+  for (const u of rules) {
+    const names = u.unknown_parameters.map((m) => {
+      const name = m.display_name ?? m.parameter_name ?? 'an input';
+      const reason = (m as { reason?: string }).reason ?? 'unknown_answer';
+      const text = `${name} (${missingText(reason, m.parameter_id ? missing.get(m.parameter_id) : undefined)})`;
+      inputs.set(name, text);
+      return md(text);
+    });
+    lines.push(
+      `- **${md(u.rule_name)}**${u.rule_set_name ? ` (${md(u.rule_set_name)})` : ''}: needs ${names.join(', ') || 'no listed input'}`,
+    );
+  }
+  const sets = [...new Set(rules.map((u) => u.rule_set_name).filter((n): n is string => !!n))];
+  const label = sets
+    .map((name) => {
+      const v = [...k.versionOfRuleSet.values()].find((x) => x.name === name);
+      return sourceLabel(name, v?.version, null);
+    })
+    .join('; ');
+  return {
+    uuid: randomUUID(),
+    summary: summaryOf(`${rules.length} rule${rules.length === 1 ? '' : 's'} undetermined: missing ${[...inputs.keys()].join(', ')}`),
+    indicator: 'info',
+    source: { label: label || 'DiabetesCDS published rule sets' },
+    detail: lines.join('\n'),
+    links: [],
+  };
+}

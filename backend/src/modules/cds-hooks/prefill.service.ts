@@ -1,0 +1,53 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { CDS_PREFILL_TTL_MINUTES, type CdsPrefillJson, type CdsPrefillValue } from '@cds/contracts';
+import { DomainError } from '../../common/errors';
+import { CdsHooksRepository, type IssuedCard } from './cds-hooks.repository';
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * One-time, short-lived tickets behind the links on CDS cards. The link holds only a random token;
+ * the values stay here until a signed-in clinician redeems the ticket, once, within
+ * CDS_PREFILL_TTL_MINUTES.
+ */
+@Injectable()
+export class PrefillTickets {
+  constructor(private readonly repo: CdsHooksRepository) {}
+
+  /**
+   * Records a hook call's cards (what feedback on each maps back to) with one ticket per card for the
+   * same values, so each card's link works once: one statement, both written or neither. Returns the
+   * tokens, in the cards' order.
+   */
+  async issueWithCards(
+    issuer: string,
+    serviceId: string,
+    values: readonly CdsPrefillValue[],
+    cards: readonly IssuedCard[],
+  ): Promise<string[]> {
+    if (cards.length === 0) return [];
+    const tokens = cards.map(() => randomBytes(24).toString('base64url'));
+    const expires_at = new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000);
+    // Forget expired tickets now and then, not on every call.
+    await this.repo.insertCardsAndTickets(
+      serviceId,
+      cards,
+      tokens.map(hash),
+      { issuer, answers: values, expires_at },
+      Math.random() < 0.05,
+    );
+    return tokens;
+  }
+
+  /** The values behind a ticket; a ticket unknown, expired or already used is 410. */
+  async redeem(token: string, userId: string): Promise<CdsPrefillJson> {
+    const row = await this.repo.redeemPrefillTicket(hash(token), userId);
+    if (!row)
+      throw new DomainError(
+        'prefill_unavailable',
+        `This link has expired or was already used. Links from the EHR work once, within ${CDS_PREFILL_TTL_MINUTES} minutes: open the card in the EHR again.`,
+      );
+    return { values: row.answers, issued_at: new Date(row.created_at).toISOString() };
+  }
+}

@@ -1,0 +1,4 @@
+// What other modules may use from the parameters module.
+export { toEngineParameter, toParameterJson, ParametersService } from './parameters.service';
+export { ParametersModule } from './parameters.module';
+export { allParameters, parametersByIds, realParameters } from './parameters.repository';

@@ -1,0 +1,94 @@
+/** CDS Hooks (issue 11): registered clients and the prefill a card's link opens the assessment with. */
+
+/** The query parameter of a card link to /clinical-form that carries the one-time prefill ticket. */
+export const CDS_PREFILL_PARAM = 'prefill';
+
+/** Minutes a card link's prefill ticket stays redeemable (once). */
+export const CDS_PREFILL_TTL_MINUTES = 30;
+
+/** One value the EHR gave, as observed: the clinician confirms it before it becomes an answer. */
+export interface CdsPrefillValue {
+  parameter_id: string;
+  parameter_name: string;
+  display_name: string;
+  /** As the EHR recorded it: a number in `unit`, or an option value (e.g. sex). */
+  value: number | string | boolean;
+  /** UCUM code the value is in (the Observation's), or null. */
+  unit: string | null;
+  /** When it was observed (ISO); null for values read from the Patient (age, sex). */
+  observed_at: string | null;
+  /** Where it came from: an Observation, or the Patient resource (birthDate, gender). */
+  source: 'observation' | 'patient';
+}
+
+/** POST /api/cds-prefill/redeem { ticket } → the values behind a card's link (once). */
+export interface CdsPrefillJson {
+  values: CdsPrefillValue[];
+  issued_at: string;
+}
+
+/** An EHR registered to call the CDS Hooks services (GET/POST /api/cds-clients). */
+export interface CdsClientJson {
+  id: string;
+  issuer: string;
+  name: string;
+  jwks_url: string | null;
+  jwk: Record<string, unknown> | null;
+  allowed_services: string[];
+  /** FHIR base URLs the client may name as fhirServer; any other is refused (403) and never fetched. */
+  allowed_fhir_servers: string[];
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fields PUT /api/cds-clients/:id takes (react-admin sends the whole record; the rest is dropped). */
+export const CDS_CLIENT_WRITABLE_FIELDS = [
+  'issuer',
+  'name',
+  'jwks_url',
+  'jwk',
+  'allowed_services',
+  'allowed_fhir_servers',
+  'is_active',
+] as const;
+
+/** The CDS Hooks services this app offers (service id = hook name). */
+export const CDS_SERVICE_IDS = ['patient-view'] as const;
+
+// The CDS Hooks 2.0 bodies this app answers with (https://cds-hooks.hl7.org/2.0/): the specification
+// owns the shapes; these are the parts of them the app fills.
+
+/** One service in the discovery answer (GET /api/cds-services). */
+export interface CdsServiceJson {
+  hook: string;
+  id: string;
+  title: string;
+  description: string;
+  /** FHIR queries the EHR may run ahead of the call, by key (`{{context.patientId}}` templates). */
+  prefetch: Record<string, string>;
+}
+
+/** GET /api/cds-services: discovery. */
+export interface CdsServicesJson {
+  services: CdsServiceJson[];
+}
+
+/** A card: one finding (or the list of rules the record could not decide), with a link to the assessment. */
+export interface CdsCardJson {
+  /** Feedback names the card by it. */
+  uuid: string;
+  summary: string;
+  indicator: 'info' | 'warning' | 'critical';
+  source: { label: string; topic?: { system: string; code: string; display: string } };
+  detail: string;
+  links: { label: string; url: string; type: 'absolute' }[];
+}
+
+/** POST /api/cds-services/:id: the cards for one hook call. */
+export interface CdsHookResponseJson {
+  cards: CdsCardJson[];
+}
+
+/** POST /api/cds-services/:id/feedback: an empty object once every item is recorded. */
+export type CdsFeedbackAckJson = Record<string, never>;

@@ -1,0 +1,398 @@
+import type { PreparedCondition } from './condition';
+import { evaluatePreparedRule, prepareRule, type PreparedRule } from './evaluate';
+import { toParameterIndex, type ParameterIndex } from './parameters';
+import type { Answers, EngineParameter, EngineRule, EvaluationOptions, RuleEvaluation, Tri } from './types';
+import {
+  BOOL_UNKNOWN,
+  isBlank,
+  isUnknownSentinel,
+  nextDown,
+  nextUp,
+  readInterval,
+  referenceDay,
+  toBooleanCode,
+  toDay,
+  toText,
+} from './values';
+
+/** Result codes written by evaluateInto. */
+export const RESULT_FALSE = 0;
+export const RESULT_UNKNOWN = 1;
+export const RESULT_TRUE = 2;
+const CODE_TO_TRI: readonly Tri[] = [false, 'unknown', true];
+
+export type EvaluationMode = 'unknown' | 'skip';
+
+export interface CompiledRuleSet {
+  /** Results are given in this order. */
+  readonly rules: readonly EngineRule[];
+  /** One result per rule, identical to evaluateRule's. */
+  evaluate(answers: Answers, options?: EvaluationOptions): Tri[];
+  /** Allocation-free variant: writes RESULT_FALSE / RESULT_UNKNOWN / RESULT_TRUE per rule into `out`. */
+  evaluateInto(answers: Answers, out: Uint8Array, options?: EvaluationOptions): Uint8Array;
+  /** The full trace of one rule, from the interpreter (for the explanation shown to clinicians). */
+  explain(ruleIndex: number, answers: Answers, options?: EvaluationOptions): RuleEvaluation;
+  /** The generated JavaScript, for audit. */
+  generatedSource(mode?: EvaluationMode): string;
+}
+
+export interface CompileOptions {
+  /** Conditions per generated function; small functions stay within V8's optimising limits. */
+  conditionsPerFunction?: number;
+}
+
+/** Per parameter, the answer is read and converted once per evaluation, not once per condition. */
+interface Slot {
+  key: string;
+  numeric: boolean;
+  boolean: boolean;
+  day: boolean;
+  text: boolean;
+  lower: boolean;
+  sentinelIsUnknown: boolean;
+}
+
+type ChunkFn = (out: Uint8Array, referenceDay: number) => void;
+
+const DEFAULT_CONDITIONS_PER_FUNCTION = 1000;
+
+/**
+ * Writes a number as a JavaScript literal. Only finite numbers reach this point; String() of a
+ * finite number contains nothing but digits, '.', 'e', '+' and '-', so no rule text can ever
+ * become code: names, keys and text thresholds are passed as data (the K array), never inlined.
+ */
+function lit(n: number): string {
+  if (!Number.isFinite(n)) throw new Error('internal: non-finite literal');
+  return n < 0 ? `(${String(n)})` : String(n);
+}
+
+class Generator {
+  readonly slots: Slot[] = [];
+  readonly constants: string[] = [];
+  private readonly slotByKey = new Map<string, number>();
+  private readonly constantIndex = new Map<string, number>();
+
+  slotFor(c: PreparedCondition): number {
+    let j = this.slotByKey.get(c.key);
+    if (j === undefined) {
+      j = this.slots.length;
+      this.slotByKey.set(c.key, j);
+      this.slots.push({
+        key: c.key,
+        numeric: false,
+        boolean: false,
+        day: false,
+        text: false,
+        lower: false,
+        sentinelIsUnknown: c.sentinelIsUnknown,
+      });
+    }
+    const slot = this.slots[j];
+    if (c.failure === null) {
+      if (c.domain === 'numeric') slot.numeric = true;
+      else if (c.domain === 'boolean') slot.boolean = true;
+      else if (c.domain === 'date' || c.domain === 'within_days') slot.day = true;
+      else if (c.domain === 'text_exact') slot.text = true;
+      else slot.lower = true;
+    }
+    return j;
+  }
+
+  constant(text: string): number {
+    let k = this.constantIndex.get(text);
+    if (k === undefined) {
+      k = this.constants.length;
+      this.constants.push(text);
+      this.constantIndex.set(text, k);
+    }
+    return k;
+  }
+}
+
+/**
+ * Each condition becomes two 0/1 expressions: T (certainly true) and F (certainly false);
+ * unknown is neither. Kleene logic is then branch-free bit arithmetic:
+ * AND: T = T1 & T2, F = F1 | F2; OR: T = T1 | T2, F = F1 & F2; result code = 1 + T - F.
+ * NaN (no usable answer) fails every comparison, so it yields T = F = 0 without a test.
+ */
+function conditionBits(c: PreparedCondition, gen: Generator, uses: Set<string>): [string, string] {
+  const j = gen.slotFor(c);
+  if (c.failure !== null) return ['0', '1'];
+  switch (c.domain) {
+    case 'numeric': {
+      // An answer is [l, h], the smallest and largest double in it (readInterval): a plain number is
+      // [v, v], a band's open end is already the next double inside. Same tests as compareInterval().
+      const t = lit(c.num);
+      const l = `l${j}`;
+      const h = `h${j}`;
+      uses.add(`${l}=L[${j}]`).add(`${h}=H[${j}]`);
+      const point = `(${l}===${t}&${h}===${t})`;
+      const outside = `(${l}>${t}|${h}<${t})`;
+      switch (c.op) {
+        case 'greater_than':
+          return [`(${l}>${t})`, `(${h}<=${t})`];
+        case 'greater_equal':
+          return [`(${l}>=${t})`, `(${h}<${t})`];
+        case 'less_than':
+          return [`(${h}<${t})`, `(${l}>=${t})`];
+        case 'less_equal':
+          return [`(${h}<=${t})`, `(${l}>${t})`];
+        case 'equals':
+          return [point, outside];
+        default:
+          return [outside, point];
+      }
+    }
+    case 'boolean': {
+      const b = `b${j}`;
+      uses.add(`${b}=B[${j}]`);
+      const same = `(${b}===${lit(c.bool)})`;
+      const other = `(${b}===${lit(1 - c.bool)})`;
+      return c.op === 'equals' ? [same, other] : [other, same];
+    }
+    case 'date': {
+      const t = lit(c.num);
+      const d = `d${j}`;
+      uses.add(`${d}=D[${j}]`);
+      const on = `(${d}===${t})`;
+      const notOn = `(${d}!==${t}&${d}===${d})`;
+      switch (c.op) {
+        case 'before':
+          return [`(${d}<${t})`, `(${d}>=${t})`];
+        case 'after':
+          return [`(${d}>${t})`, `(${d}<=${t})`];
+        case 'equals':
+          return [on, notOn];
+        default:
+          return [notOn, on];
+      }
+    }
+    case 'within_days': {
+      const n = lit(c.num);
+      const d = `d${j}`;
+      uses.add(`${d}=D[${j}]`);
+      return [`(nd-${d}<=${n}&${d}-nd<=${n})`, `(nd-${d}>${n}|${d}-nd>${n})`];
+    }
+    case 'text_exact': {
+      const s = `s${j}`;
+      const k = gen.constant(c.text);
+      uses.add(`${s}=S[${j}]`).add(`k${k}=K[${k}]`);
+      const same = `(${s}===k${k})`;
+      const other = `(${s}!==null&${s}!==k${k})`;
+      return c.op === 'equals' ? [same, other] : [other, same];
+    }
+    case 'text_search': {
+      const w = `w${j}`;
+      const k = gen.constant(c.text);
+      uses.add(`${w}=W[${j}]`).add(`k${k}=K[${k}]`);
+      const found =
+        c.op === 'contains' ? `${w}.indexOf(k${k})!==-1` : c.op === 'starts_with' ? `${w}.startsWith(k${k})` : `${w}.endsWith(k${k})`;
+      return [`(${w}!==null&&${found})`, `(${w}!==null&&!(${found}))`];
+    }
+  }
+}
+
+/**
+ * The statement storing one rule's result code. In skip mode an unanswered condition is
+ * neutral (T = 1, F = 0 inside its group), a group with no answered condition drops out of the
+ * OR (C = 0), and with nothing answered at all the rule is false.
+ */
+function ruleCode(prepared: PreparedRule, i: number, gen: Generator, uses: Set<string>, mode: EvaluationMode): string {
+  const { groups, conditions } = prepared;
+  if (groups.length === 0) return `o[${i}]=0;`;
+  const ts: string[] = [];
+  const fs: string[] = [];
+  for (const group of groups) {
+    const gt: string[] = [];
+    const gf: string[] = [];
+    const present: string[] = [];
+    for (const index of group) {
+      const c = conditions[index];
+      const [t, f] = conditionBits(c, gen, uses);
+      if (mode === 'skip') {
+        const p = `p${gen.slotFor(c)}`;
+        uses.add(`${p}=P[${gen.slotFor(c)}]`);
+        present.push(p);
+        gt.push(`(${t}|${p}===0)`);
+        gf.push(`(${f}&${p})`);
+      } else {
+        gt.push(t);
+        gf.push(f);
+      }
+    }
+    if (mode === 'skip') {
+      const checked = `(${present.join('|')})`;
+      ts.push(`(${checked}&${gt.join('&')})`);
+      fs.push(`(${gf.join('|')}|${checked}^1)`);
+    } else {
+      ts.push(`(${gt.join('&')})`);
+      fs.push(`(${gf.join('|')})`);
+    }
+  }
+  return `o[${i}]=1+(${ts.join('|')})-(${fs.join('&')});`;
+}
+
+function generateChunks(prepared: PreparedRule[], gen: Generator, mode: EvaluationMode, perFunction: number): string {
+  const functions: string[] = [];
+  let body = '';
+  let uses = new Set<string>();
+  let size = 0;
+  const flush = (): void => {
+    if (body === '') return;
+    functions.push(`function(o,nd){${uses.size > 0 ? `var ${[...uses].join(',')};` : ''}\n${body}}`);
+    body = '';
+    uses = new Set<string>();
+    size = 0;
+  };
+  prepared.forEach((rule, i) => {
+    body += `${ruleCode(rule, i, gen, uses, mode)}\n`;
+    size += Math.max(1, rule.conditions.length);
+    if (size >= perFunction) flush();
+  });
+  flush();
+  return `return [\n${functions.join(',\n')}\n];`;
+}
+
+/**
+ * Reads each answer once, with its key as a constant at its own site (fast property access).
+ * Only own properties count, so an answer keyed "constructor" never reads Object.prototype;
+ * the own-property check is only paid when the key could be inherited (m: 0 no prototype,
+ * 1 a plain object, 2 anything else). Plain finite numbers for numeric parameters take the
+ * inline path; everything else goes through the same conversions the interpreter uses.
+ */
+function generateLoad(gen: Generator): string {
+  const lines = gen.slots.map((slot, j) => {
+    const k = `k${gen.constant(slot.key)}`;
+    const read = `v=a[${k}];if(v!==undefined&&m!==0&&(m===2||${k} in op)&&!hz.call(a,${k}))v=undefined;`;
+    const numericOnly = slot.numeric && !slot.boolean && !slot.day && !slot.text && !slot.lower;
+    if (!numericOnly) return `${read}sl(v,${j});`;
+    // Inline: finite numbers, no answer, and bands with two finite ends min < max, read as
+    // readInterval() reads them (only an explicit false opens an end, which moves it to the next
+    // double inside; nothing left inside is unreadable). Everything else goes through sl().
+    return (
+      `${read}if(typeof v===tn&&v-v===0){P[${j}]=1;L[${j}]=v;H[${j}]=v;}` +
+      `else if(v===undefined){P[${j}]=0;L[${j}]=NaN;H[${j}]=NaN;}` +
+      `else if(typeof v===to&&v!==null&&v.type===tr&&typeof(x=v.min)===tn&&typeof(y=v.max)===tn&&x-x===0&&y-y===0&&x<y)` +
+      `{P[${j}]=1;x=v.min_inclusive===false?nu(x):x;y=v.max_inclusive===false?nd(y):y;if(x<=y){L[${j}]=x;H[${j}]=y;}else{L[${j}]=NaN;H[${j}]=NaN;}}` +
+      `else sl(v,${j});`
+    );
+  });
+  const keys = [...new Set(gen.slots.map((slot) => gen.constant(slot.key)))].map((k) => `k${k}=K[${k}]`);
+  return `return function(a){var v,x,y,pr=gp(a),m=pr===null?0:pr===op?1:2${keys.length > 0 ? `,${keys.join(',')}` : ''};\n${lines.join('\n')}\n};`;
+}
+
+type LoadFn = (answers: Answers) => void;
+
+const PARAMETER_NAMES = ['L', 'H', 'B', 'D', 'S', 'W', 'P', 'K', 'hz', 'tn', 'sl', 'gp', 'op', 'to', 'tr', 'nu', 'nd'];
+
+function instantiate<T>(source: string, environment: unknown[]): T {
+  // The source is built only from fixed templates, indexes and validated numbers (see lit()).
+  const factory = new Function(...PARAMETER_NAMES, source) as (...a: unknown[]) => T;
+  return factory(...environment);
+}
+
+/**
+ * Compiles a rule set once (per published version) into a fast evaluator whose results are
+ * those of evaluateRule for every rule, in both evaluation modes.
+ */
+export function compileRuleSet(
+  rules: readonly EngineRule[],
+  parameters: readonly EngineParameter[] | ParameterIndex,
+  options: CompileOptions = {},
+): CompiledRuleSet {
+  const index = toParameterIndex(parameters);
+  const prepared = rules.map((rule) => prepareRule(rule, index));
+  const perFunction = Math.max(1, options.conditionsPerFunction ?? DEFAULT_CONDITIONS_PER_FUNCTION);
+  const gen = new Generator();
+
+  // Generating one mode registers every slot and constant; the other mode reuses them.
+  const unknownSource = generateChunks(prepared, gen, 'unknown', perFunction);
+  const loadSource = generateLoad(gen);
+  const slots = gen.slots;
+  const n = slots.length;
+  const L = new Float64Array(n);
+  const H = new Float64Array(n);
+  const B = new Uint8Array(n);
+  const D = new Float64Array(n);
+  const S: (string | null)[] = new Array<string | null>(n).fill(null);
+  const W: (string | null)[] = new Array<string | null>(n).fill(null);
+  const P = new Uint8Array(n);
+  const K = Object.freeze([...gen.constants]);
+
+  /** The interpreter's conversions, for every answer that is not a plain finite number. */
+  const convert = (v: unknown, j: number): void => {
+    const slot = slots[j];
+    const blank = isBlank(v);
+    P[j] = blank ? 0 : 1;
+    if (slot.numeric) {
+      const interval = blank ? null : readInterval(v);
+      L[j] = interval === null ? NaN : interval.lo;
+      H[j] = interval === null ? NaN : interval.hi;
+    }
+    if (slot.boolean) B[j] = blank ? BOOL_UNKNOWN : toBooleanCode(v);
+    if (slot.day) D[j] = blank ? NaN : toDay(v);
+    if (slot.text || slot.lower) {
+      const text = blank || (slot.sentinelIsUnknown && isUnknownSentinel(v)) ? null : toText(v);
+      S[j] = text;
+      W[j] = slot.lower && text !== null ? text.toLowerCase() : null;
+    }
+  };
+  const environment = [
+    ...[L, H, B, D, S, W, P, K],
+    Object.prototype.hasOwnProperty,
+    'number',
+    convert,
+    Object.getPrototypeOf,
+    Object.prototype,
+    'object',
+    'range',
+    nextUp,
+    nextDown,
+  ];
+  const load = instantiate<LoadFn>(loadSource, environment);
+  const sources = new Map<EvaluationMode, string>([['unknown', unknownSource]]);
+  const programs = new Map<EvaluationMode, ChunkFn[]>([['unknown', instantiate<ChunkFn[]>(unknownSource, environment)]]);
+
+  const chunksFor = (mode: EvaluationMode): ChunkFn[] => {
+    let chunks = programs.get(mode);
+    if (!chunks) {
+      const source = generateChunks(prepared, gen, mode, perFunction);
+      chunks = instantiate<ChunkFn[]>(source, environment);
+      sources.set(mode, source);
+      programs.set(mode, chunks);
+    }
+    return chunks;
+  };
+
+  const unknownChunks = chunksFor('unknown');
+  const usesReferenceDay = prepared.some((r) => r.conditions.some((c) => c.domain === 'within_days' && c.failure === null));
+
+  const evaluateInto = (answers: Answers, out: Uint8Array, opts?: EvaluationOptions): Uint8Array => {
+    if (out.length < prepared.length) throw new RangeError(`out must hold ${prepared.length} results`);
+    const chunks = opts?.unanswered === 'skip' ? chunksFor('skip') : unknownChunks;
+    const day = usesReferenceDay ? referenceDay(opts?.now) : NaN;
+    load(answers);
+    for (let c = 0; c < chunks.length; c++) chunks[c](out, day);
+    return out;
+  };
+
+  return {
+    rules,
+    evaluateInto,
+    evaluate(answers, opts) {
+      const out = evaluateInto(answers, new Uint8Array(prepared.length), opts);
+      const results = new Array<Tri>(prepared.length);
+      for (let i = 0; i < prepared.length; i++) results[i] = CODE_TO_TRI[out[i]];
+      return results;
+    },
+    explain(ruleIndex, answers, opts) {
+      const rule = prepared[ruleIndex];
+      if (!rule) throw new RangeError(`No rule at index ${ruleIndex}`);
+      return evaluatePreparedRule(rule, answers, opts);
+    },
+    generatedSource(mode = 'unknown') {
+      chunksFor(mode);
+      return `${loadSource}\n${sources.get(mode)}`;
+    },
+  };
+}

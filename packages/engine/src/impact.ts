@@ -1,0 +1,292 @@
+import { Grid, decimalsFor } from './analysis-precision';
+import { compileRuleSet, RESULT_TRUE } from './compile';
+import { prepareRule } from './evaluate';
+import { buildParameterIndex } from './parameters';
+import type { Answers, AnswerValue, EngineParameter, EngineRule } from './types';
+import { rankFindings } from './vignettes';
+
+/**
+ * Impact preview: what publishing a new version of the rules would do to a population of
+ * patients. Both versions are compiled and run on every patient (unanswered conditions are
+ * unknown, never satisfied, as in an assessment); a patient is reclassified when the primary
+ * recommendation, the top finding, differs.
+ */
+
+/** One patient of a population: answers keyed by parameter id, and the day within_days counts from. */
+export interface ImpactPatient {
+  answers: Answers;
+  now?: Date | number | string;
+}
+
+/** Why a transition happened, told through the one rule responsible for it. */
+export type ImpactCauseKind = 'added' | 'removed' | 'edited' | 'parameters';
+
+export interface ImpactTransition {
+  /** Primary recommendation before (rule id) or null for none. */
+  from: string | null;
+  to: string | null;
+  /** The rule responsible: the new top finding when it changed, else the old one. */
+  cause: string;
+  cause_kind: ImpactCauseKind;
+  count: number;
+  /** Indexes into the population of the first patients who made this transition. */
+  examples: number[];
+}
+
+export interface ImpactComparison {
+  patients: number;
+  changed: number;
+  /** Most patients first, at most `options.transitions`. */
+  transitions: ImpactTransition[];
+  /** Transitions left out by the cap (the smallest ones). */
+  more_transitions: number;
+}
+
+export interface ImpactOptions {
+  /** Example patients kept per transition (default 5). */
+  examples?: number;
+  /** Transitions listed (default all): a sweeping edit of a large set can make thousands of small ones. */
+  transitions?: number;
+}
+
+const DEFAULT_EXAMPLES = 5;
+
+/** What decides a rule's result and rank: a rule whose text is the same behaves the same on the same parameters. */
+function ruleSignature(rule: EngineRule): string {
+  return JSON.stringify([rule.name, rule.priority ?? 0, rule.conditions ?? [], rule.actions ?? []]);
+}
+
+/**
+ * Compiled evaluation of one rule set in ranking order: the primary recommendation of a patient
+ * is the first rule in that order whose result is true.
+ */
+class Ranked {
+  private readonly compiled;
+  private readonly order: Int32Array;
+  private readonly out: Uint8Array;
+  constructor(rules: readonly EngineRule[], parameters: readonly EngineParameter[]) {
+    this.compiled = compileRuleSet(rules, parameters);
+    const position = new Map(rules.map((r, i) => [r, i]));
+    this.order = Int32Array.from(rankFindings(rules).map((r) => position.get(r)!));
+    this.out = new Uint8Array(rules.length);
+  }
+  /** Index of the primary rule, or -1; leaves every rule's result in `results`. */
+  primary(patient: ImpactPatient): number {
+    const out = this.compiled.evaluateInto(patient.answers, this.out, { now: patient.now, unanswered: 'unknown' });
+    for (let i = 0; i < this.order.length; i++) if (out[this.order[i]] === RESULT_TRUE) return this.order[i];
+    return -1;
+  }
+  get results(): Uint8Array {
+    return this.out;
+  }
+}
+
+/**
+ * Compares the primary recommendation of every patient under `before` and `after`. Each pair
+ * (before, after) is compiled once; `parametersBefore`/`parametersAfter` are the parameter
+ * definitions each side is read with (a published version carries its own snapshot).
+ */
+export class ImpactComparer {
+  private readonly before: Ranked;
+  private readonly after: Ranked;
+  private readonly beforeIndex: Map<string, number>;
+  private readonly afterIndex: Map<string, number>;
+  /** Rules added, removed or edited between the two sides; a rule absent here is the same on both. */
+  private readonly changes = new Map<string, Exclude<ImpactCauseKind, 'parameters'>>();
+
+  constructor(
+    private readonly rulesBefore: readonly EngineRule[],
+    private readonly rulesAfter: readonly EngineRule[],
+    parametersBefore: readonly EngineParameter[],
+    parametersAfter: readonly EngineParameter[] = parametersBefore,
+  ) {
+    this.before = new Ranked(rulesBefore, parametersBefore);
+    this.after = new Ranked(rulesAfter, parametersAfter);
+    this.beforeIndex = new Map(rulesBefore.map((r, i) => [r.id, i]));
+    this.afterIndex = new Map(rulesAfter.map((r, i) => [r.id, i]));
+    for (const r of rulesBefore) {
+      const a = this.afterIndex.get(r.id);
+      if (a === undefined) this.changes.set(r.id, 'removed');
+      else if (ruleSignature(r) !== ruleSignature(rulesAfter[a])) this.changes.set(r.id, 'edited');
+    }
+    for (const r of rulesAfter) if (!this.beforeIndex.has(r.id)) this.changes.set(r.id, 'added');
+  }
+
+  compare(patients: readonly ImpactPatient[], options: ImpactOptions = {}): ImpactComparison {
+    const keep = options.examples ?? DEFAULT_EXAMPLES;
+    const transitions = new Map<string, ImpactTransition>();
+    let changed = 0;
+    for (let p = 0; p < patients.length; p++) {
+      const b = this.before.primary(patients[p]);
+      const a = this.after.primary(patients[p]);
+      const from = b < 0 ? null : this.rulesBefore[b].id;
+      const to = a < 0 ? null : this.rulesAfter[a].id;
+      if (from === to) continue;
+      changed++;
+      const [cause, cause_kind] = this.cause(from, to);
+      const key = `${from}\u0000${to}\u0000${cause}`;
+      let t = transitions.get(key);
+      if (!t) {
+        t = { from, to, cause, cause_kind, count: 0, examples: [] };
+        transitions.set(key, t);
+      }
+      t.count++;
+      if (t.examples.length < keep) t.examples.push(p);
+    }
+    const sorted = [...transitions.values()].sort(
+      (x, y) => y.count - x.count || String(x.from).localeCompare(String(y.from)) || String(x.to).localeCompare(String(y.to)),
+    );
+    const cap = options.transitions ?? sorted.length;
+    return { patients: patients.length, changed, transitions: sorted.slice(0, cap), more_transitions: Math.max(0, sorted.length - cap) };
+  }
+
+  /**
+   * The old top finding is responsible when it was removed, or edited so that it no longer fires
+   * for this patient (it let the patient go); else the new top finding when it was added or
+   * edited (it took the patient); else the old one when it was edited (its rank moved). When
+   * neither rule's text changed, a parameter definition did (units, type, options).
+   * Call right after both sides evaluated the patient.
+   */
+  private cause(from: string | null, to: string | null): [string, ImpactCauseKind] {
+    const kind = (id: string) => this.changes.get(id) ?? null;
+    const fromKind = from === null ? null : kind(from);
+    if (from !== null && fromKind !== null && (fromKind === 'removed' || this.after.results[this.afterIndex.get(from)!] !== RESULT_TRUE)) {
+      return [from, fromKind];
+    }
+    const toKind = to === null ? null : kind(to);
+    if (to !== null && toKind !== null) return [to, toKind];
+    if (from !== null && fromKind !== null) return [from, fromKind];
+    return [(to ?? from)!, 'parameters'];
+  }
+}
+
+/** Small, fast, seedable PRNG (mulberry32): the same seed always draws the same population. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface PopulationOptions {
+  size: number;
+  seed: number;
+  /** Share of answers left unanswered (default 0.15). */
+  unanswered?: number;
+  /** Grid steps either side of a cut-point values are drawn from (default 3). */
+  spread?: number;
+  /** Reference day for within_days conditions (answers are dated relative to it). */
+  now?: Date | number | string;
+}
+
+const DAY_MS = 86_400_000;
+
+function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+function limits(p: EngineParameter | null): { min: number; max: number } {
+  const r = (p?.validation_rules ?? {}) as { min?: unknown; max?: unknown };
+  return {
+    min: typeof r.min === 'number' && Number.isFinite(r.min) ? r.min : -Infinity,
+    max: typeof r.max === 'number' && Number.isFinite(r.max) ? r.max : Infinity,
+  };
+}
+
+interface Candidates {
+  numbers: number[];
+  decimals: number;
+  min: number;
+  max: number;
+  /** Values drawn as they are (booleans, texts, dates). */
+  values: AnswerValue[];
+}
+
+/**
+ * Per parameter key, what to draw from: the numeric cut-points of every condition on it (drawn
+ * within `spread` recorded steps either side), the booleans, the texts the rules name and one
+ * they do not, and the dates one day either side of a date threshold or a within_days limit.
+ */
+export function populationCandidates(
+  rules: readonly EngineRule[],
+  parameters: readonly EngineParameter[],
+  referenceDay: number,
+): Map<string, Candidates> {
+  const index = buildParameterIndex(parameters);
+  const byKey = new Map<string, Candidates & { parameter: EngineParameter | null }>();
+  for (const rule of rules) {
+    for (const c of prepareRule(rule, index).conditions) {
+      if (c.failure !== null) continue;
+      let entry = byKey.get(c.key);
+      if (!entry) {
+        entry = { parameter: c.parameter, numbers: [], decimals: 0, ...limits(c.parameter), values: [] };
+        byKey.set(c.key, entry);
+      }
+      switch (c.domain) {
+        case 'numeric':
+          entry.numbers.push(c.num);
+          break;
+        case 'boolean':
+          entry.values.push(true, false);
+          break;
+        case 'date':
+          entry.values.push(isoDay(c.num - 1), isoDay(c.num), isoDay(c.num + 1));
+          break;
+        case 'within_days':
+          if (Number.isFinite(referenceDay)) entry.values.push(isoDay(referenceDay - c.num), isoDay(referenceDay - c.num - 1));
+          break;
+        default:
+          entry.values.push(c.text, `not ${c.text}`);
+      }
+    }
+  }
+  const out = new Map<string, Candidates>();
+  for (const [key, { parameter, ...entry }] of byKey) {
+    const numbers = [...new Set(entry.numbers)].sort((x, y) => x - y);
+    out.set(key, { ...entry, numbers, decimals: decimalsFor(parameter, numbers), values: [...new Set(entry.values)] });
+  }
+  return out;
+}
+
+/**
+ * A deterministic population drawn around the cut-points the rules use: for each patient and
+ * each parameter a rule reads, the answer is left out (unanswered) with probability
+ * `unanswered`, else drawn near a random one of its cut-points, below, on or above it, at the
+ * precision the parameter is recorded at (within its plausible min/max).
+ */
+export function generatePopulation(
+  rules: readonly EngineRule[],
+  parameters: readonly EngineParameter[],
+  options: PopulationOptions,
+): ImpactPatient[] {
+  const random = seededRandom(options.seed);
+  const day = options.now === undefined ? NaN : Math.floor(new Date(options.now).getTime() / DAY_MS);
+  const candidates = [...populationCandidates(rules, parameters, day)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const unanswered = options.unanswered ?? 0.15;
+  const spread = options.spread ?? 3;
+  const grids = candidates.map(([, c]) => new Grid(c.decimals));
+  const patients: ImpactPatient[] = [];
+  for (let p = 0; p < options.size; p++) {
+    const answers: Answers = {};
+    candidates.forEach(([key, c], i) => {
+      if (random() < unanswered) return;
+      const pool = c.numbers.length + c.values.length;
+      if (!pool) return;
+      const pick = Math.floor(random() * pool);
+      if (pick >= c.numbers.length) {
+        answers[key] = c.values[pick - c.numbers.length];
+        return;
+      }
+      const grid = grids[i];
+      const steps = Math.floor(random() * (2 * spread + 1)) - spread;
+      const value = grid.value(grid.floor(c.numbers[pick]) + steps);
+      answers[key] = Math.min(c.max, Math.max(c.min, value));
+    });
+    patients.push(options.now === undefined ? { answers } : { answers, now: options.now });
+  }
+  return patients;
+}

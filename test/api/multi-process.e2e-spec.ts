@@ -1,0 +1,245 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import request from 'supertest';
+import { spawnApi, type ApiProcess } from '../support/api-process';
+import { createTestDatabase, type TestApp } from '../support/app';
+import { action, cond, createParameter, createPublishedRuleSet, expectStatus, type ParameterJson } from '../support/clinical-factories';
+import { createCast, createUser, PASSWORD, uniqueEmail, type TestUser } from '../support/factories';
+import { LlmServer } from '../support/llm-server';
+import { deferred, waitFor } from '../support/polling';
+import { dropQueuePrefix, uniqueQueuePrefix } from '../support/queue';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy';
+import { spawnWorker, type WorkerProcess } from '../support/worker-process';
+
+/**
+ * Issue 13, part 1: two API processes and two workers as real processes on one PostgreSQL
+ * database and one Redis, behind a round-robin proxy. Whatever one process decides (a rate
+ * limit, a sign-out, a role, a claimed invitation or job) holds on the other at once, and
+ * concurrent work spread over both loses nothing.
+ */
+const SCALE_OUT = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
+const PER_EMAIL = 4;
+const SESSIONS = 200;
+const ANSWERS = 10;
+const USERS = 8;
+const WORKER_CONCURRENCY = 2;
+const JWT_SECRET = randomBytes(32).toString('hex');
+jest.setTimeout(120_000);
+
+(SCALE_OUT ? describe : describe.skip)('two API processes and two workers on one database and Redis', () => {
+  let drop: () => Promise<void>;
+  let pool: Pool;
+  let prefix: string;
+  let llm: LlmServer;
+  let apis: ApiProcess[] = [];
+  let workers: WorkerProcess[] = [];
+  let urls: string[];
+  let proxy: RoundRobinProxy;
+  let t: TestApp;
+  const dirs: string[] = [];
+  const direct = (i: number) => request(urls[i]);
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    pool = new Pool({ connectionString: database.url, max: 4 });
+    prefix = uniqueQueuePrefix();
+    llm = await new LlmServer().start();
+    const env = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cds-scale-'));
+      dirs.push(dir);
+      return {
+        DATABASE_URL: database.url,
+        REDIS_URL: process.env.REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        // One secret for the deployment: a token from one process is good on the other.
+        JWT_SECRET,
+        DATA_DIR: dir,
+        PORT: '0',
+        AUTH_RATE_LIMIT_PER_IP: '100000',
+        AUTH_RATE_LIMIT_PER_EMAIL: String(PER_EMAIL),
+        POLISH_LLM_URL: llm.url,
+        POLISH_LLM_MODEL: 'test-model',
+        // Held LLM requests must outlast the concurrency check below.
+        POLISH_LLM_TIMEOUT_MS: '60000',
+        WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+      };
+    };
+    const started = Date.now();
+    // Started together on an empty database: both find migrations pending, one runs them.
+    apis = [spawnApi(env()), spawnApi(env())];
+    urls = (await Promise.all(apis.map((a) => a.ready))).map((u) => u.replace('localhost', '127.0.0.1'));
+    workers = [spawnWorker(env()), spawnWorker(env())];
+    await Promise.all(workers.map((w) => w.ready));
+    proxy = await startRoundRobinProxy(urls);
+    process.stdout.write(`multi-process: 2 API processes and 2 workers ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    t = {
+      http: () => request(proxy.url),
+      db: { query: async (sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows },
+    } as unknown as TestApp;
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await Promise.all([...apis, ...workers].map((p) => p.stop('SIGTERM')));
+    await pool?.end();
+    await drop?.();
+    await llm?.close();
+    if (prefix) await dropQueuePrefix(prefix);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('migrated the database once although both processes started on it together', async () => {
+    const { rows } = await pool.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name HAVING count(*) > 1');
+    expect(rows).toEqual([]);
+    expect((await pool.query('SELECT count(*)::int AS n FROM migrations')).rows[0].n).toBeGreaterThan(0);
+  });
+
+  it('counts sign-in attempts against one e-mail across both processes', async () => {
+    const email = uniqueEmail('target');
+    const before = [...proxy.served];
+    const statuses: number[] = [];
+    for (let i = 0; i < PER_EMAIL + 2; i++)
+      statuses.push(
+        (
+          await t
+            .http()
+            .post('/api/auth/token?grant_type=password')
+            .send({ email, password: `guess ${i}` })
+        ).status,
+      );
+    // Each process alone would allow PER_EMAIL attempts: 2 × PER_EMAIL before the first refusal.
+    expect(statuses).toEqual([...Array(PER_EMAIL).fill(400), 429, 429]);
+    expect(proxy.served.map((n, i) => n - before[i])).toEqual([(PER_EMAIL + 2) / 2, (PER_EMAIL + 2) / 2]);
+    // The right password is refused too while the window lasts, on either process.
+    for (const i of [0, 1])
+      expect((await direct(i).post('/api/auth/token?grant_type=password').send({ email, password: PASSWORD })).status).toBe(429);
+  });
+
+  it('a sign-out on one process ends the session on the other at once', async () => {
+    const user = await createUser(t, 'pcp');
+    expect((await direct(1).get('/api/auth/user').set(user.auth)).status).toBe(200);
+    expect((await direct(0).post('/api/auth/logout?scope=local').set(user.auth)).status).toBe(204);
+    expect((await direct(1).get('/api/auth/user').set(user.auth)).status).toBe(401);
+    expect((await direct(0).get('/api/auth/user').set(user.auth)).status).toBe(401);
+  });
+
+  it('a role change on one process applies on the other at the next request', async () => {
+    const { super_admin, admin } = await createCast(t);
+    const pcp = await createUser(t, 'pcp');
+    expect((await direct(1).get('/api/assessments').set(pcp.auth)).status).toBe(200);
+    expect((await direct(0).put(`/api/users/${pcp.id}/role`).set(admin.auth).send({ role: null })).status).toBe(200);
+    expect((await direct(1).get('/api/assessments').set(pcp.auth)).status).toBe(403);
+    expect((await direct(1).put(`/api/users/${pcp.id}/role`).set(super_admin.auth).send({ role: 'pcp' })).status).toBe(200);
+    expect((await direct(0).get('/api/assessments').set(pcp.auth)).status).toBe(200);
+  });
+
+  it('an invitation raced on both processes is accepted exactly once', async () => {
+    const { admin } = await createCast(t);
+    const email = uniqueEmail('invited');
+    const inv = expectStatus(await t.http().post('/api/invitations').set(admin.auth).send({ email, role: 'pcp' }), 201, 'invite');
+    const token = String(inv.body.url).split('/invite/')[1];
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 10 },
+        async (_, i) =>
+          (
+            await direct(i % 2)
+              .post('/api/invitations/accept')
+              .send({ token, password: PASSWORD })
+          ).status,
+      ),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 201).every((s) => s === 409)).toBe(true);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM users WHERE email = $1', [email]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('each polish job runs once; each worker runs at most WORKER_CONCURRENCY jobs at a time', async () => {
+    const { admin } = await createCast(t);
+    const names = Array.from({ length: 6 }, (_, i) => `Scale Marker ${i} ${randomBytes(2).toString('hex')}`);
+    const release = deferred<string>();
+    for (const n of names) llm.when(n, { kind: 'hold', release: release.promise });
+    const ids = await Promise.all(
+      names.map(async (display_name) => {
+        const res = await t
+          .http()
+          .post('/api/parameters')
+          .set(admin.auth)
+          .send({ name: display_name.toLowerCase().replace(/\W+/g, '_'), display_name, data_type: 'number', category: 'labs' });
+        return expectStatus(res, 201, 'create parameter').body.id as string;
+      }),
+    );
+    const inFlight = () => names.filter((n) => llm.requestsFor(n).length > 0).length;
+    // Two workers × WORKER_CONCURRENCY 2: four held at once, so both workers take jobs and neither takes more.
+    await waitFor(() => inFlight() === 2 * WORKER_CONCURRENCY, { timeoutMs: 60_000, what: 'both workers to fill their slots' });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(inFlight()).toBe(2 * WORKER_CONCURRENCY);
+    release.resolve('What is the held marker?');
+    const polished = async () =>
+      (await pool.query('SELECT count(*)::int AS n FROM parameters WHERE id = ANY($1) AND polished_question IS NOT NULL', [ids])).rows[0].n;
+    await waitFor(async () => (await polished()) === ids.length, { timeoutMs: 60_000, what: 'every question to be polished' });
+    // Late duplicates would show up within the queue's polling: wait a little before counting.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(names.map((n) => llm.requestsFor(n).length)).toEqual(names.map(() => 1));
+    const { rows } = await pool.query('SELECT DISTINCT polished_provider FROM parameters WHERE id = ANY($1)', [ids]);
+    expect(rows).toEqual([{ polished_provider: 'llm' }]);
+  });
+
+  it(`${SESSIONS} concurrent assessments × ${ANSWERS} answers over both processes: nothing lost`, async () => {
+    const admin = await createUser(t, 'admin');
+    const users: TestUser[] = await Promise.all(Array.from({ length: USERS }, () => createUser(t, 'pcp')));
+    const parameters: ParameterJson[] = [];
+    for (let i = 0; i < ANSWERS; i++)
+      parameters.push(await createParameter(t, admin, { name: `scale_${i}`, display_name: `Scale load ${i}` }));
+    await createPublishedRuleSet(t, admin, [
+      { name: 'All high', conditions: parameters.map((p) => cond(p, '>', 5)), actions: [action('Review')] },
+    ]);
+    const before = [...proxy.served];
+    const started = Date.now();
+    // fetch keeps its connections alive (supertest opens one per request): the load is the API's, not the client's.
+    const post = async (path: string, user: TestUser, body: object, status: number) => {
+      const res = await fetch(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: { ...user.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status} ${text}`);
+      return JSON.parse(text);
+    };
+    await Promise.all(
+      Array.from({ length: SESSIONS }, async (_, i) => {
+        const user = users[i % USERS];
+        let body = await post('/api/assessments', user, { mode: 'clinical' }, 201);
+        while (body.current_question) {
+          body = await post(
+            `/api/assessments/${body.id}/answers`,
+            user,
+            { parameter_id: body.current_question.parameter_id, value: 6 },
+            200,
+          );
+        }
+      }),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    const requests = SESSIONS * (ANSWERS + 1);
+    process.stdout.write(`multi-process: ${requests} requests in ${seconds.toFixed(1)} s (${(requests / seconds).toFixed(0)} req/s)\n`);
+    // Spread evenly: the proxy alternates per request.
+    expect(proxy.served.map((n, i) => n - before[i])).toEqual([requests / 2, requests / 2]);
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS rows, count(DISTINCT id)::int AS ids,
+        count(*) FILTER (WHERE is_completed AND recommendation->>'rule_name' = 'All high')::int AS recommended,
+        count(*) FILTER (WHERE jsonb_array_length(completed_parameter_ids) = $1 AND jsonb_array_length(answer_details) = $1
+          AND (SELECT count(*) FROM jsonb_object_keys(answers)) = $1
+          AND (SELECT count(DISTINCT x) FROM jsonb_array_elements_text(completed_parameter_ids) x) = $1)::int AS complete
+       FROM assessments`,
+      [ANSWERS],
+    );
+    expect(rows[0]).toEqual({ rows: SESSIONS, ids: SESSIONS, recommended: SESSIONS, complete: SESSIONS });
+  }, 240_000);
+});
