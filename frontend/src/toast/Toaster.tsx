@@ -54,9 +54,17 @@ function useToastRoot(): HTMLElement | null {
 function useReserveSpace(stack: HTMLElement | null, items: ToastItem[]) {
   useLayoutEffect(() => {
     const root = document.documentElement;
-    const height = stack && items.length > 0 ? stack.offsetHeight : 0;
-    if (height) root.style.setProperty('--toast-space', `${height + 16}px`);
-    else root.style.removeProperty('--toast-space');
+    const reserve = () => {
+      const height = stack && items.length > 0 ? stack.offsetHeight : 0;
+      if (height) root.style.setProperty('--toast-space', `${height + 16}px`);
+      else root.style.removeProperty('--toast-space');
+    };
+    reserve();
+    // A toast's height can change after it renders (web fonts, a long description wrapping).
+    if (!stack || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(reserve);
+    observer.observe(stack);
+    return () => observer.disconnect();
   }, [stack, items]);
   useEffect(
     () => () => {
