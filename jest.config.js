@@ -33,15 +33,22 @@ const common = {
     '^@cds/contracts$': '<rootDir>/packages/contracts/src/index.ts',
   },
 };
+// Without DATABASE_URL the suites that start the app get their databases from one embedded
+// PostgreSQL broker started here, outside the test sandbox.
+const database = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
 module.exports = {
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'] },
-    { ...common, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'] },
+    { ...common, ...database, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'] },
     // Clinical vignettes from the ADA Standards of Care, driven through the HTTP API (issue 9).
-    { ...common, displayName: 'clinical', testMatch: ['<rootDir>/test/clinical/**/*.clinical-spec.ts'] },
+    { ...common, ...database, displayName: 'clinical', testMatch: ['<rootDir>/test/clinical/**/*.clinical-spec.ts'] },
     {
       ...common,
+      ...database,
       displayName: 'browser',
       testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/browser-setup.ts'],

@@ -249,7 +249,9 @@ describe('a clinical assessment', () => {
     await thyroidSet();
     const first = await start(cast.pcp);
     const asked = await answered(cast.pcp, first.id, tsh.id, 5.5);
-    expect(asked.current_question).toMatchObject({ parameter_id: antibodies.id, text: 'What is your thyroid antibodies?' });
+    // The built-in or the polished wording, depending on whether the in-process polisher (no Redis) ran yet.
+    expect(asked.current_question).toMatchObject({ parameter_id: antibodies.id, text: expect.any(String) });
+    expect(asked.current_question.text).not.toBe('Are thyroid antibodies present?');
     // Written straight to the database, as a DBA or another process would: no API process hears of it.
     await t.db.query('UPDATE parameters SET question_override = $2 WHERE id = $1', [antibodies.id, 'Are thyroid antibodies present?']);
     try {

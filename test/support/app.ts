@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../backend/src/config/app-config';
 import { startRuntime, type Runtime } from '../../backend/src/runtime';
+import { BROKER_ENV, createEmbeddedTestDatabase } from './embedded-postgres-broker';
 
 export interface TestApp {
   runtime: Runtime;
@@ -18,11 +19,15 @@ export interface TestApp {
 
 /**
  * A fresh database per suite: a new database on the PostgreSQL server named by
- * DATABASE_URL (CI), or an in-memory embedded PostgreSQL (the default).
+ * DATABASE_URL (CI), or an in-memory embedded PostgreSQL from the broker Jest's global setup
+ * starts (the default; see embedded-postgres-broker.ts).
  */
 export async function createTestDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
   const base = process.env.DATABASE_URL;
-  if (!base) return { url: undefined, drop: async () => undefined };
+  if (!base) {
+    const broker = process.env[BROKER_ENV];
+    return broker ? createEmbeddedTestDatabase(broker) : { url: undefined, drop: async () => undefined };
+  }
   const name = `cds_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = new Client({ connectionString: base });
   await admin.connect();

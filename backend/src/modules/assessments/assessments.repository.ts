@@ -7,7 +7,7 @@ import type { Stored } from '../../common/stored';
 import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
 import type { CaseListFilter } from './case-history';
-import type { QuestionSource } from '../polish/question-text';
+import type { QuestionSource } from '../polish';
 import { Assessment, type DebugLogEntry, type VersionRef } from './assessment.entity';
 
 /** An assessment as read (with its owner's email); the debug log only when asked for. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AssessmentsModule } from '../assessments/assessments.module';
+import { AssessmentsModule } from '../assessments';
 import { CdsClientsController, CdsPrefillController, CdsServicesController } from './cds-hooks.controller';
 import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';

@@ -1,6 +1,6 @@
 import type { EngineParameter } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { numericLimits, isNumericParameter } from '../assessments/answer-check';
+import { numericLimits, isNumericParameter } from '../assessments';
 
 export const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';

@@ -13,9 +13,9 @@ import {
 } from '@cds/contracts';
 import { clinicalStep, OPERATOR_SYMBOL, unitDisplay, type Answers, type EngineParameter } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { formatNumber } from '../assessments/answer-check';
-import { enteredOf, toResult } from '../assessments/outcome';
-import { PublishedRules, type Knowledge } from '../assessments/published-rules';
+import { formatNumber } from '../assessments';
+import { enteredOf, toResult } from '../assessments';
+import { PublishedRules, type Knowledge } from '../assessments';
 import type { PatientViewRequest } from './hook-request';
 import { ageOn, demographicOf, sexAnswer, type Demographic } from './demographics';
 import { bundleResources, latestValue, LOINC, searchCodes, type NoValue, type ObservedValue } from './observations';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AssessmentsModule } from '../assessments/assessments.module';
+import { AssessmentsModule } from '../assessments';
 import { RulesModule } from '../rules';
 import { AssessmentFhirController, QuestionnaireController, RuleVersionFhirController } from './fhir.controller';
 import { FhirRepository } from './fhir.repository';

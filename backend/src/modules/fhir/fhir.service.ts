@@ -30,11 +30,11 @@ import type {
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { AuthUser } from '../../common/auth-user';
 import { conflict, DomainError, notFound } from '../../common/errors';
-import { questionJson, recordAnswer } from '../assessments/answer-record';
-import type { AnswerDto } from '../assessments/assessments.dto';
-import { askedTwice, AssessmentsService } from '../assessments/assessments.service';
-import { enteredOf, toResult } from '../assessments/outcome';
-import { PublishedRules, type Knowledge } from '../assessments/published-rules';
+import { questionJson, recordAnswer } from '../assessments';
+import type { AnswerDto } from '../assessments';
+import { askedTwice, AssessmentsService } from '../assessments';
+import { enteredOf, toResult } from '../assessments';
+import { PublishedRules, type Knowledge } from '../assessments';
 import { RuleVersionsService } from '../rules';
 import {
   clean,

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/**
+ * "A module uses another only through that module's index.ts" (docs/architecture.md, issue 12),
+ * checked on the import lines of every file under backend/src/modules. The one exception is
+ * another module's entity class: the schema is one, and reaching an entity through an index
+ * creates require cycles while the classes are being decorated (polish ↔ parameters did).
+ */
+const MODULES = __dirname;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** Imports of another module's inner file: `from '../users/users.service'`, not `from '../users'`. */
+export function reachesInside(file: string, text: string): string[] {
+  const own = relative(MODULES, file).split(sep)[0];
+  const found: string[] = [];
+  for (const [, specifier] of text.matchAll(/from\s+'([^']+)'/g)) {
+    if (!specifier.startsWith('.')) continue;
+    const target = relative(MODULES, join(file, '..', specifier)).split(sep);
+    if (target[0] === '..' || target[0] === own || target.length < 2) continue;
+    if (specifier.endsWith('.entity')) continue;
+    found.push(specifier);
+  }
+  return found;
+}
+
+describe('modules meet through their index.ts', () => {
+  it('no module imports an inner file of another', () => {
+    const offenders = sources(MODULES).flatMap((file) =>
+      reachesInside(file, readFileSync(file, 'utf8')).map((s) => `${relative(MODULES, file)} imports '${s}'`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('catches an inner import, and lets an index import and an entity through', () => {
+    const fhir = join(MODULES, 'fhir', 'fhir.service.ts');
+    expect(reachesInside(fhir, "import { toResult } from '../assessments/outcome';")).toEqual(['../assessments/outcome']);
+    expect(reachesInside(fhir, "import { toResult } from '../assessments';\nimport { x } from './fhir-resources';")).toEqual([]);
+    expect(reachesInside(join(MODULES, 'rules', 'rule.entity.ts'), "import { User } from '../users/user.entity';")).toEqual([]);
+  });
+});
