@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -75,7 +75,16 @@ const portFree = (port: number) =>
     s.once('error', () => resolve(true));
   });
 
-const freePort = async () => 20000 + Math.floor(Math.random() * 20000);
+/** A port nobody holds now: the kernel's pick for a listener we close at once (a random one collided). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 
 let dataDir: string;
 const running: AppProcess[] = [];

@@ -17,6 +17,8 @@ let hba1c: ParameterJson;
 let sbp: ParameterJson;
 
 const signIn = (page: Page, email: string) => signInAt(page, t.url, email, PASSWORD);
+/** Text as read: figures are tied to their units with no-break spaces, which read as spaces. */
+const textOf = async (l: Locator) => (await l.textContent())?.replace(/\u00a0/g, ' ');
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -190,7 +192,7 @@ describe('the Clinical Assessment with measured values', () => {
     expect(await cards.first().getByRole('heading', { level: 3 }).textContent()).toBe('Diabetes by HbA1c');
     await cards.first().getByText('Primary recommendation').waitFor();
     await cards.first().getByText('High severity').waitFor();
-    expect(await cards.first().getByTestId('basis-item').textContent()).toBe(
+    expect(await textOf(cards.first().getByTestId('basis-item'))).toBe(
       'HbA1c ≥ 6.5 % — answer: 6.5 % (typed value, observed Nov 20, 2026)',
     );
     expect(await cards.first().getByTestId('rule-provenance').textContent()).toMatch(
@@ -210,7 +212,7 @@ describe('the Clinical Assessment with measured values', () => {
     await question.getByRole('button', { name: 'Record value' }).click();
     const result = await answerUntilResult(page, { [SBP_FIELD]: { typed: '124' } });
     // 58 mmol/mol is 7.45784 %: shown as 7.46, one place beyond HbA1c's one decimal.
-    expect(await result.getByTestId('finding-card').first().getByTestId('basis-item').textContent()).toBe(
+    expect(await textOf(result.getByTestId('finding-card').first().getByTestId('basis-item'))).toBe(
       'HbA1c ≥ 6.5 % — answer: 58 mmol/mol (≈ 7.46 %) (typed value)',
     );
     for (const width of [1366, 390]) {
@@ -232,7 +234,7 @@ describe('the Clinical Assessment with measured values', () => {
     await cards.nth(0).getByText('Primary recommendation').waitFor();
     await cards.nth(0).getByText('Critical severity').waitFor();
     await cards.nth(0).getByText('Send to the emergency department now').waitFor();
-    expect(await cards.nth(0).getByTestId('basis-item').textContent()).toBe(
+    expect(await textOf(cards.nth(0).getByTestId('basis-item'))).toBe(
       'Systolic blood pressure ≥ 180 mmHg — answer: 200 mmHg (typed value)',
     );
     expect(await cards.nth(1).getByRole('heading', { level: 3 }).textContent()).toBe('Diabetes by HbA1c');
@@ -249,7 +251,7 @@ describe('the Clinical Assessment with measured values', () => {
     await result.getByRole('link', { name: 'View in Case History' }).click();
     const answers = page.getByRole('list', { name: 'Answers given' });
     await answers.waitFor();
-    const rows = await answers.getByTestId('answer-row').allTextContents();
+    const rows = (await answers.getByTestId('answer-row').allTextContents()).map((r) => r.replace(/\u00a0/g, ' '));
     expect(rows.some((r) => r.includes('HbA1c') && r.includes('7.1 % (typed value)'))).toBe(true);
     expect(rows.some((r) => r.includes('Systolic blood pressure') && r.includes('200 mmHg (typed value)'))).toBe(true);
     expect(await page.getByTestId('finding-card').count()).toBe(2);
@@ -337,7 +339,7 @@ describe('the Diagnostic Assistant chat', () => {
     expect(await offered.evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')))).toEqual(['critical', 'high']);
     await offered.nth(0).getByText('Critical severity').waitFor();
     await offered.nth(0).getByText('Send to the emergency department now').waitFor();
-    expect(await offered.nth(0).getByTestId('basis-item').textContent()).toBe(
+    expect(await textOf(offered.nth(0).getByTestId('basis-item'))).toBe(
       'Systolic blood pressure ≥ 180 mmHg — answer: Systolic blood pressure ≥ 180 mmHg (band chosen)',
     );
     for (const width of [1366, 390]) {

@@ -17,10 +17,13 @@ export function formatNumber(n: number): string {
   return String(Number(n.toPrecision(12)));
 }
 
+/** A no-break space keeps a figure on the line of its unit: "7.46 %" must never read "7.46" then "%". */
+const NBSP = '\u00a0';
+
 function withUnit(text: string, unit: string | null | undefined): string {
   const u = unitDisplay(unit);
   if (!u) return text;
-  return u === '%' ? `${text} %` : `${text} ${u}`;
+  return `${text}${NBSP}${u}`;
 }
 
 /** A band: "5.7 to < 6.5 %", "≥ 6.5 %", "< 5.7 %". */
@@ -90,7 +93,7 @@ function convertedText(value: number | RangeValue, unit: string | null, decimals
   const shown = typeof value === 'number' ? near(value)! : { ...value, min: near(value.min), max: near(value.max) };
   const exact = typeof value === 'number' ? shown === Number(value.toPrecision(12)) : sameBounds(value, shown as RangeValue);
   const text = typeof shown === 'number' ? formatAnswerValue(shown, unit) : formatRange(shown, unit);
-  return `(${exact ? '=' : '≈'} ${text})`;
+  return `(${exact ? '=' : '≈'}${NBSP}${text})`;
 }
 
 function sameBounds(a: RangeValue, b: RangeValue): boolean {
