@@ -20,9 +20,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '../config/app-config';
-import { http, percentile } from './bench-http';
+import { http, loadCall, percentile } from './bench-http';
 import { useProcessLogOutput } from '../common/logger';
 import { startRuntime, type Runtime } from '../runtime';
+import { serveBareCeiling } from './bare-ceiling';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,7 +32,7 @@ const WARMUP_SECONDS = 2;
 const USERS = 20;
 const PGBENCH_ROWS = 100_000;
 
-type Scenario = 'assessments' | 'noop';
+type Scenario = 'assessments' | 'noop' | 'bare';
 interface LoadInput {
   urls: string[];
   tokens: string[];
@@ -75,8 +76,8 @@ async function load({ urls, tokens, clients, warmupMs, measureMs, scenario }: Lo
       const headers = { authorization: `Bearer ${tokens[c % tokens.length]}`, 'content-type': 'application/json' };
       const call = async <T>(method: string, path: string, body?: unknown): Promise<T | null> => {
         const t0 = performance.now();
-        const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        const json = (await res.json()) as T;
+        const res = await loadCall(url, method, path, headers, body === undefined ? undefined : JSON.stringify(body));
+        const json = res.json as T;
         const t1 = performance.now();
         requests += 1;
         if (res.status >= 300) errors.push(`${path} ${res.status} ${JSON.stringify(json)}`);
@@ -87,6 +88,10 @@ async function load({ urls, tokens, clients, warmupMs, measureMs, scenario }: Lo
       while (performance.now() < until && errors.length < 10) {
         if (scenario === 'noop') {
           await call('GET', '/api/auth/user');
+          continue;
+        }
+        if (scenario === 'bare') {
+          await call('POST', '/answer', { parameter_id: 'TSH', value: 5.5 });
           continue;
         }
         let a = await call<{ id: string; current_question: Question | null }>('POST', '/api/assessments', { mode: 'clinical' });
@@ -169,9 +174,12 @@ async function runLoad(
   return { ...result, stats: after.map((s, i) => ({ ...s, cpuMicros: s.cpuMicros - before[i].cpuMicros })) };
 }
 
-/** One more API process on the same database and secret; resolves with its URL. */
-function apiProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(__filename, [], { env: { ...env, BENCH_API_PROCESS: '1' } });
+/** One more API process on the same database and secret (or the bare ceiling server); resolves with its URL. */
+function apiProcess(
+  env: NodeJS.ProcessEnv,
+  role: 'BENCH_API_PROCESS' | 'BENCH_BARE' = 'BENCH_API_PROCESS',
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(__filename, [], { env: { ...env, [role]: '1' } });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve({ url: m.url, child }));
     child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
@@ -316,6 +324,15 @@ async function main() {
     await db.query(`INSERT INTO bench_pgbench (id) SELECT generate_series(1, ${PGBENCH_ROWS})`);
     await db.query('VACUUM ANALYZE bench_pgbench');
     const [{ version }] = (await db.query('SELECT version()')).rows;
+    // The ceiling: the same load against a bare node:http server doing one UPDATE per request.
+    const bareServer = await apiProcess(env, 'BENCH_BARE');
+    let bare: Awaited<ReturnType<typeof runLoad>>;
+    try {
+      bare = await runLoad({ urls: [bareServer.url], tokens: ['none'], scenario: 'bare' }, [bareServer.child]);
+    } finally {
+      bareServer.child.send('close');
+      await new Promise((r) => bareServer.child.once('exit', r));
+    }
     // pgbench needs a connection per client; on a shared server other sessions hold some of max_connections.
     const [{ free }] = (await db.query(`SELECT current_setting('max_connections')::int - count(*)::int AS free FROM pg_stat_activity`))
       .rows;
@@ -334,13 +351,22 @@ async function main() {
     );
     console.log(`${assessments.text}  (${(api.assessments / SECONDS).toFixed(1)} completed assessments/s)`);
     console.log(line('context, authenticated no-op:   ', noop).text);
+    const bareLine = line('context, bare node:http + pg:   ', bare);
+    console.log(`${bareLine.text}  (one UPDATE per request, no framework: what any Node API could reach here)`);
     const noopLine = line('', noop);
     console.log(`ratio API / pgbench: ${(assessments.perSecond / floor.tps).toFixed(2)} (goal >= 0.50)`);
     console.log(`ratio no-op / pgbench: ${(noopLine.perSecond / floor.tps).toFixed(2)}`);
+    console.log(
+      `ratio bare node / pgbench: ${(bareLine.perSecond / floor.tps).toFixed(2)}; API / bare node: ${(assessments.perSecond / bareLine.perSecond).toFixed(2)}`,
+    );
     const cpu = (r: typeof api) => r.stats.reduce((sum, s) => sum + s.cpuMicros, 0) / 1000 / r.requests;
+    // The bare server's figure is its own process only (index 1; index 0 is this idle process).
+    const bareCpu = bare.stats[1].cpuMicros / 1000 / bare.requests;
     console.log(`database transactions per request: start + answers ${apiTransactions.toFixed(2)}, no-op ${noopTransactions.toFixed(2)}`);
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
-    console.log(`API CPU per request (all API processes): start + answers ${cpu(api).toFixed(3)} ms, no-op ${cpu(noop).toFixed(3)} ms`);
+    console.log(
+      `API CPU per request (all API processes): start + answers ${cpu(api).toFixed(3)} ms, no-op ${cpu(noop).toFixed(3)} ms; bare node server ${bareCpu.toFixed(3)} ms`,
+    );
     console.log(
       `RSS per API process at the end of the answer load: ${api.stats.map((s) => `${mb(s.rss)} MB (peak ${mb(s.maxRss)} MB)`).join(', ')}`,
     );
@@ -359,6 +385,11 @@ async function main() {
 
 if (process.env.BENCH_LOAD) {
   process.once('message', (input: LoadInput) => void load(input).then((r) => process.send!(r)));
+} else if (process.env.BENCH_BARE) {
+  serveBareCeiling(process.env.DATABASE_URL!, 'bench_pgbench', PGBENCH_ROWS).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 } else if (process.env.BENCH_API_PROCESS) {
   serveApi().catch((e) => {
     console.error(e);

@@ -29,7 +29,7 @@ import { Client } from 'pg';
 import { seededRandom } from '@cds/engine';
 import { loadConfig } from '../config/app-config';
 import { startRuntime } from '../runtime';
-import { http, percentile } from './bench-http';
+import { http, loadCall, percentile } from './bench-http';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
@@ -102,13 +102,15 @@ async function load({ url, concurrency, scenario, rounds, bodies, signer }: Load
         const t0 = performance.now();
         const res =
           scenario === 'health'
-            ? await fetch(`${url}/api/health`)
-            : await fetch(aud, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${tokens[i]}`, 'content-type': 'application/json' },
-                body: JSON.stringify({ ...body, hookInstance: randomUUID() }),
-              });
-        const json = (await res.json()) as { cards?: unknown[] };
+            ? await loadCall(url, 'GET', '/api/health', {})
+            : await loadCall(
+                aud,
+                'POST',
+                '',
+                { authorization: `Bearer ${tokens[i]}`, 'content-type': 'application/json' },
+                JSON.stringify({ ...body, hookInstance: randomUUID() }),
+              );
+        const json = res.json as { cards?: unknown[] };
         const t1 = performance.now();
         requests += 1;
         if (res.status !== 200) errors.push(`${scenario} ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
