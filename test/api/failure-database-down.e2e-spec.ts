@@ -23,15 +23,16 @@ let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
 
 beforeAll(async () => {
-  let target: URL;
-  if (process.env.DATABASE_URL) {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    target = new URL(db.url!);
-  } else {
+  // On the embedded defaults the database comes from the broker outside the test sandbox:
+  // importing PGlite inside it fails once an earlier suite's environment is torn down.
+  const db = await createTestDatabase();
+  drop = db.drop;
+  let url = db.url;
+  if (!url) {
     embedded = await startEmbeddedPostgres(undefined);
-    target = new URL(embedded.url);
+    url = embedded.url;
   }
+  const target = new URL(url);
   proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
   const viaProxy = new URL(target.toString());
   viaProxy.hostname = '127.0.0.1';
