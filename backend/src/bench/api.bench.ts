@@ -14,7 +14,6 @@
  * nothing unless BENCH_LOG_LEVEL says so (info: one line per request, as in production).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { http, loadCall, percentile } from './bench-http';
 import { useProcessLogOutput } from '../common/logger';
 import { startRuntime, type Runtime } from '../runtime';
 import { serveBareCeiling } from './bare-ceiling';
+import { scratchDatabase } from './bench-scratch';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -261,24 +261,8 @@ const line = (label: string, r: LoadResult) => {
 
 async function main() {
   const loadBefore = loadavg();
-  const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `cds_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: server.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const scratch = new URL(server.toString());
-  scratch.pathname = `/${name}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-api-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: scratch.toString(),
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    AUTH_RATE_LIMIT_PER_IP: '100000000',
-    AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
-  };
+  const { name, admin, env, drop } = await scratchDatabase('api', process.env.BENCH_LOG_LEVEL ?? 'silent');
+  const scratch = new URL(env.DATABASE_URL!);
   const extra: ChildProcess[] = [];
   try {
     let runtime: Runtime | undefined;
@@ -377,9 +361,7 @@ async function main() {
         .join(' ')}`,
     );
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await drop();
   }
 }
 

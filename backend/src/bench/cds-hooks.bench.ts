@@ -18,18 +18,18 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import { Client } from 'pg';
 import { seededRandom } from '@cds/engine';
 import { loadConfig } from '../config/app-config';
 import { startRuntime } from '../runtime';
 import { http, loadCall, percentile } from './bench-http';
+import { scratchDatabase } from './bench-scratch';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
@@ -383,27 +383,11 @@ interface ProfileNode {
 
 async function main() {
   const loadBefore = loadavg();
-  const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `cds_bench_${randomBytes(4).toString('hex')}`;
-  const pg = new Client({ connectionString: server.toString() });
-  await pg.connect();
-  await pg.query(`CREATE DATABASE "${name}"`);
-  const scratch = new URL(server.toString());
-  scratch.pathname = `/${name}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-cds-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: scratch.toString(),
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    AUTH_RATE_LIMIT_PER_IP: '100000000',
-    AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
-  };
   let api: ChildProcess | undefined;
   const fhir = await startFhirServer();
   const jwks = await startJwks(`https://ehr.bench.test/${randomUUID()}`);
+  // Created last: nothing before the try can fail and leave it behind.
+  const { env, drop } = await scratchDatabase('cds');
   try {
     const started = await startApi(env);
     api = started.child;
@@ -496,9 +480,7 @@ async function main() {
     }
     await fhir.close();
     await jwks.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    await pg.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await pg.end();
+    await drop();
   }
 }
 

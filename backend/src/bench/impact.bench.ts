@@ -11,16 +11,13 @@
  * engine-only preview above.
  * Run: npm run bench:impact
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
+import { cpus } from 'node:os';
 import { loadConfig } from '../config/app-config';
 import { startRuntime } from '../runtime';
 import { compileRuleSet, generatePopulation, ImpactComparer, runVignette, type EngineRule, type ImpactPatient } from '@cds/engine';
 import type { ImpactPreviewJson } from '@cds/contracts';
 import { http } from './bench-http';
+import { scratchDatabase } from './bench-scratch';
 import { generateParameters, generateRules, random } from './engine-bench-data';
 
 const RULES = Number(process.env.RULES ?? 1_000);
@@ -126,22 +123,7 @@ async function main(): Promise<number> {
 
 /** The same knowledge through the API: 40 parameters, 1,000 rules, published, then one rule in twenty edited. */
 async function endpoint(enginePreview: number): Promise<void> {
-  const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const name = `cds_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: server.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const scratch = new URL(server.toString());
-  scratch.pathname = `/${name}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cds-bench-impact-'));
-  const env = {
-    ...process.env,
-    DATABASE_URL: scratch.toString(),
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-  };
+  const { env, drop } = await scratchDatabase('impact');
   const runtime = await startRuntime(loadConfig(env));
   try {
     const url = runtime.url;
@@ -196,7 +178,7 @@ async function endpoint(enginePreview: number): Promise<void> {
       }
     }
     const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-    console.log(`\nEndpoint (the app in this process, a scratch database on ${server.host}), best of ${ROUNDS}:\n`);
+    console.log(`\nEndpoint (the app in this process, a scratch database on ${new URL(env.DATABASE_URL!).host}), best of ${ROUNDS}:\n`);
     console.log('| measure | ms | × engine-only preview |');
     console.log('|---|---:|---:|');
     console.log(`| engine-only preview (above) | ${fmt(enginePreview)} | 1.00 |`);
@@ -207,9 +189,7 @@ async function endpoint(enginePreview: number): Promise<void> {
     );
   } finally {
     await runtime.close();
-    await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await drop();
   }
 }
 
