@@ -6,17 +6,22 @@
  * (assessments.service passes the parameters asked twice as `exactValueRequested`).
  * Knowledge bases: the ADA 2026 rules over the seeded templates, and generated panels of 20, 50
  * and 100 parameters. Fixed seed: every run measures the same population.
+ * Each population is walked twice with the same seed: with the rules prepared on every step, and
+ * prepared once (prepareRuleSet, as the services do); the questions asked must be identical, and the
+ * CPU time of the two walks is printed with their ratio.
  * Run: npm run bench:questions   (SCALE=2 doubles every population)
  */
 import {
   clinicalStart,
   clinicalStep,
+  prepareRuleSet,
   seededRandom,
   typeClassOf,
   type Answers,
   type AnswerValue,
   type EngineParameter,
   type EngineRule,
+  type PreparedRuleSet,
 } from '@cds/engine';
 import { DIABETES_TEMPLATES } from '../modules/parameters/diabetes-templates';
 
@@ -152,14 +157,14 @@ function gated(n: number): Knowledge {
 }
 
 /** One patient through one assessment; returns the number of questions asked. */
-function assess(k: Knowledge, rnd: () => number): number {
+function assess(k: Knowledge, rnd: () => number, prepared?: PreparedRuleSet): number {
   const truth = new Map(k.parameters.map((p) => [p.id, k.draw(p, rnd)]));
   const unavailable = new Set(k.parameters.filter(() => rnd() < NOT_AVAILABLE_SHARE).map((p) => p.id));
   const byBand = new Set(k.parameters.filter(() => rnd() < BAND_SHARE).map((p) => p.id));
   const answers: Answers = {};
   const asked: string[] = [];
   const now = new Date('2026-11-23T00:00:00Z');
-  let step = clinicalStart(k.rules, k.parameters, { now });
+  let step = clinicalStart(k.rules, k.parameters, { now, prepared });
   while (step.status === 'question') {
     const id = step.parameter_id;
     const again = asked.includes(id);
@@ -182,7 +187,7 @@ function assess(k: Knowledge, rnd: () => number): number {
     }
     answers[id] = answer;
     const twice = [...new Set(asked.filter((x, i) => asked.indexOf(x) !== i))];
-    step = clinicalStep(k.rules, k.parameters, answers, { now, exactValueRequested: twice });
+    step = clinicalStep(k.rules, k.parameters, answers, { now, exactValueRequested: twice, prepared });
   }
   return asked.length;
 }
@@ -205,15 +210,22 @@ function main(): void {
   ];
   for (const [i, [k, population]] of runs.entries()) {
     const PATIENTS = Math.max(1, Math.round(population * SCALE));
-    const rnd = random(42 + i);
-    const counts: number[] = [];
-    const started = Date.now();
-    for (let n = 0; n < PATIENTS; n++) counts.push(assess(k, rnd));
-    counts.sort((a, b) => a - b);
+    const walk = (prepared?: PreparedRuleSet) => {
+      const rnd = random(42 + i);
+      const counts: number[] = [];
+      const cpu = process.cpuUsage();
+      for (let n = 0; n < PATIENTS; n++) counts.push(assess(k, rnd, prepared));
+      const used = process.cpuUsage(cpu);
+      return { counts, ms: (used.user + used.system) / 1000 / PATIENTS };
+    };
+    const plain = walk();
+    const fast = walk(prepareRuleSet(k.rules, k.parameters));
+    if (fast.counts.join() !== plain.counts.join()) throw new Error(`${k.name}: the prepared rules asked different questions`);
+    const counts = plain.counts.sort((a, b) => a - b);
     const used = usedParameters(k);
     const mean = counts.reduce((s, c) => s + c, 0) / counts.length;
     rows.push(
-      `| ${k.name} | ${PATIENTS} | ${used} | ${k.rules.length} | ${mean.toFixed(2)} | ${quantile(counts, 0.5)} | ${quantile(counts, 0.9)} | ${counts.at(-1)} | ${(mean / used).toFixed(3)} | ${((Date.now() - started) / PATIENTS).toFixed(2)} |`,
+      `| ${k.name} | ${PATIENTS} | ${used} | ${k.rules.length} | ${mean.toFixed(2)} | ${quantile(counts, 0.5)} | ${quantile(counts, 0.9)} | ${counts.at(-1)} | ${(mean / used).toFixed(3)} | ${plain.ms.toFixed(2)} | ${fast.ms.toFixed(2)} | ${(fast.ms / plain.ms).toFixed(2)} |`,
     );
   }
   console.log('Questions asked per completed assessment (generated patients, fixed seed;');
@@ -221,9 +233,9 @@ function main(): void {
     `${NOT_AVAILABLE_SHARE * 100} % of answers Not available, ${BAND_SHARE * 100} % given as a band, a straddling band asked again once)\n`,
   );
   console.log(
-    '| knowledge | patients | parameters in use | rules | mean questions | median | p90 | max | ratio (mean / parameters) | ms per assessment |',
+    '| knowledge | patients | parameters in use | rules | mean questions | median | p90 | max | ratio (mean / parameters) | CPU ms per assessment, prepared each step | prepared once | ratio |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(r);
 }
 

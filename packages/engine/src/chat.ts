@@ -1,6 +1,7 @@
-import { decidingParameters, evaluateRanked, standingOf, type Standing } from './findings';
+import { decidingParameters, evaluatePrepared, standingOf, type Standing } from './findings';
 import { readCondition } from './normalize';
 import { buildParameterIndex, resolveParameter, type ParameterIndex } from './parameters';
+import { preparedFor, type PreparedRuleSet } from './prepared';
 import { defaultQuestionText, questionFor, questionOptions } from './questions';
 import type {
   AnswerOption,
@@ -20,7 +21,10 @@ export const CHAT_MULTIPLE_MATCHES = 'Multiple recommendations are available. Wh
 export const CHAT_NO_MATCH =
   'Based on your responses, no specific recommendations are available at this time. Please consult with your healthcare provider.';
 
-type ChatOptions = Omit<EvaluationOptions, 'unanswered'>;
+type ChatOptions = Omit<EvaluationOptions, 'unanswered'> & {
+  /** These rules and parameters prepared once (prepareRuleSet); ignored unless made from the same arrays. */
+  prepared?: PreparedRuleSet;
+};
 
 /** Each condition of each rule, with the parameter it resolves to (if any). */
 function* conditionsOf(rules: readonly EngineRule[], index: ParameterIndex) {
@@ -70,7 +74,8 @@ export function chatOptions(
 }
 
 function standing(rules: readonly EngineRule[], parameters: readonly EngineParameter[], answers: Answers, options: ChatOptions): Standing {
-  return standingOf(evaluateRanked(rules, buildParameterIndex(parameters), answers, options));
+  const { prepared, ...evaluation } = options;
+  return standingOf(evaluatePrepared(preparedFor(rules, parameters, prepared).ranked, answers, evaluation));
 }
 
 function nextQuestion(
@@ -78,10 +83,11 @@ function nextQuestion(
   parameters: readonly EngineParameter[],
   answers: Answers,
   current: Standing,
+  prepared: PreparedRuleSet | undefined,
 ): ChatQuestion | null {
   const { unanswered } = decidingParameters(current.undecided, answers);
   const next = chatQuestionOrder(rules, parameters).find((p) => unanswered.has(p.id));
-  return next ? questionFor(next, rules, parameters) : null;
+  return next ? questionFor(next, rules, parameters, prepared) : null;
 }
 
 /**
@@ -94,7 +100,7 @@ export function chatNextQuestion(
   answers: Answers,
   options: ChatOptions = {},
 ): ChatQuestion | null {
-  return nextQuestion(rules, parameters, answers, standing(rules, parameters, answers, options));
+  return nextQuestion(rules, parameters, answers, standing(rules, parameters, answers, options), options.prepared);
 }
 
 function matchesOf(current: Standing): ChatMatch[] {
@@ -148,7 +154,7 @@ export function chatStep(
   options: ChatOptions = {},
 ): ChatStep {
   const current = standing(rules, parameters, answers, options);
-  const question = nextQuestion(rules, parameters, answers, current);
+  const question = nextQuestion(rules, parameters, answers, current, options.prepared);
   if (question) return { status: 'question', question };
   const matches = matchesOf(current);
   if (matches.length > 1) {

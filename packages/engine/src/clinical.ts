@@ -1,15 +1,14 @@
-import { buildParameterIndex, resolveParameter, type ParameterIndex } from './parameters';
-import { readCondition } from './normalize';
 import { OPERATOR_SYMBOL } from './operators';
 import {
   compareRules,
   decidingParameters,
   DEFAULT_RESULT_SEVERITY,
-  evaluateRanked,
+  evaluatePrepared,
   rankRules,
   standingOf,
   type Evaluated,
 } from './findings';
+import { preparedFor, prepareRuleSet, type PreparedRuleSet } from './prepared';
 import { questionFor, questionOptions } from './questions';
 import type {
   AnswerOption,
@@ -46,11 +45,10 @@ function conditionCount(rule: EngineRule): number {
 }
 
 /** Parameters the rules use, in first-use order (rules taken in ranking order). */
-function usedParameters(rules: readonly EngineRule[], index: ParameterIndex): EngineParameter[] {
+function usedParameters(set: PreparedRuleSet): EngineParameter[] {
   const seen = new Map<string, EngineParameter>();
-  for (const rule of rankRules(rules)) {
-    for (const raw of Array.isArray(rule.conditions) ? rule.conditions : []) {
-      const parameter = resolveParameter(readCondition(raw).parameter, index)?.parameter;
+  for (const rule of set.ranked) {
+    for (const { parameter } of rule.conditions) {
       if (parameter && parameter.is_active !== false && !seen.has(parameter.id)) seen.set(parameter.id, parameter);
     }
   }
@@ -59,7 +57,11 @@ function usedParameters(rules: readonly EngineRule[], index: ParameterIndex): En
 
 /** docs/product-spec.md section 4: TSH, Antibodies, Wt_lb first, then the other parameters the rules use. */
 export function clinicalQuestionOrder(rules: readonly EngineRule[], parameters: readonly EngineParameter[]): EngineParameter[] {
-  const used = usedParameters(rules, buildParameterIndex(parameters));
+  return questionOrderOf(prepareRuleSet(rules, parameters));
+}
+
+function questionOrderOf(set: PreparedRuleSet): EngineParameter[] {
+  const used = usedParameters(set);
   const fixed: EngineParameter[] = [];
   for (const name of CLINICAL_FIXED_ORDER) {
     const match = used.find((p) => !fixed.includes(p) && p.name.trim().toLowerCase() === name.toLowerCase());
@@ -133,14 +135,14 @@ export function clinicalStep(
   answers: Answers,
   options: ClinicalStepOptions = {},
 ): ClinicalStep {
-  const { exactValueRequested = [], ...evaluation } = options;
-  const index = buildParameterIndex(parameters);
-  const order = clinicalQuestionOrder(rules, parameters);
+  const { exactValueRequested = [], prepared, ...evaluation } = options;
+  const set = preparedFor(rules, parameters, prepared);
+  const order = questionOrderOf(set);
   const log: LogEntry[] = [];
   const answered = order.filter((p) => !isBlank(answerFor(answers, p.id))).length;
   log.push({ type: 'info', message: `Evaluating ${rules.length} rules with ${answered} of ${order.length} questions answered` });
 
-  const evaluated = evaluateRanked(rules, index, answers, evaluation);
+  const evaluated = evaluatePrepared(set.ranked, answers, evaluation);
   for (const entry of evaluated) {
     logAuthoringProblems(entry, log);
     const { rule } = entry.prepared;
@@ -157,7 +159,7 @@ export function clinicalStep(
   const { unanswered, straddled } = decidingParameters(standing.undecided, answers, (id) => !reasked.has(id));
   const next = order.find((p) => unanswered.has(p.id) || straddled.has(p.id));
   if (next) {
-    const question = questionFor(next, rules, parameters);
+    const question = questionFor(next, rules, parameters, set);
     const straddle = unanswered.has(next.id) ? undefined : straddled.get(next.id);
     if (straddle) {
       question.exact_value_requested = true;

@@ -1,7 +1,6 @@
-import { evaluatePreparedRule, prepareRule, type PreparedRule } from './evaluate';
+import { evaluatePreparedRule, type PreparedRule } from './evaluate';
 import { normalizeAction } from './normalize';
 import { OPERATOR_SYMBOL } from './operators';
-import type { ParameterIndex } from './parameters';
 import type {
   Action,
   Answers,
@@ -87,17 +86,14 @@ export interface Evaluated {
   evaluation: RuleEvaluation;
 }
 
-/** Every rule, in ranking order, evaluated with unanswered conditions unknown. */
-export function evaluateRanked(
-  rules: readonly EngineRule[],
-  index: ParameterIndex,
+/** Every rule, in the order given (ranked: see prepareRuleSet), evaluated with unanswered conditions unknown. */
+export function evaluatePrepared(
+  ranked: readonly PreparedRule[],
   answers: Answers,
   options: Omit<EvaluationOptions, 'unanswered'>,
 ): Evaluated[] {
-  return rankRules(rules).map((rule) => {
-    const prepared = prepareRule(rule, index);
-    return { prepared, evaluation: evaluatePreparedRule(prepared, answers, { ...options, unanswered: 'unknown' }) };
-  });
+  const unknown: EvaluationOptions = { ...options, unanswered: 'unknown' };
+  return ranked.map((prepared) => ({ prepared, evaluation: evaluatePreparedRule(prepared, answers, unknown) }));
 }
 
 /**

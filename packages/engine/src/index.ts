@@ -30,6 +30,8 @@ export {
   CLINICAL_NO_MATCH,
   DEFAULT_RESULT_SEVERITY,
 } from './clinical';
+export { prepareRuleSet } from './prepared';
+export type { PreparedRuleSet } from './prepared';
 export { compareRules, orderFindings, rankRules, ruleSeverity, severityLevel } from './findings';
 export {
   answerText,

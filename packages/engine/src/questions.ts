@@ -1,6 +1,7 @@
-import { prepareRule } from './evaluate';
+import { prepareRule, type PreparedRule } from './evaluate';
 import { typeClassOf } from './operators';
 import { buildParameterIndex, type ParameterIndex } from './parameters';
+import type { PreparedRuleSet } from './prepared';
 import type { AnswerOption, AnswerValue, EngineParameter, EngineQuestion, EngineRule, NumericInput, RangeAnswer } from './types';
 import { UNKNOWN_ANSWER } from './types';
 import { unitDisplay } from './units';
@@ -48,16 +49,30 @@ function indexFor(parameter: EngineParameter, parameters: readonly EngineParamet
   return buildParameterIndex(parameters.some((p) => p.id === parameter.id) ? parameters : [parameter, ...parameters]);
 }
 
+/** The rules prepared in the order given: taken from `prepared` when it was made from the same arrays. */
+function preparedRules(
+  parameter: EngineParameter,
+  rules: readonly EngineRule[],
+  parameters: readonly EngineParameter[],
+  prepared: PreparedRuleSet | undefined,
+): readonly PreparedRule[] {
+  if (prepared && prepared.rules === rules && prepared.parameters === parameters && prepared.index.byId.get(parameter.id) === parameter) {
+    return prepared.inOrder;
+  }
+  const index = indexFor(parameter, parameters);
+  return rules.map((rule) => prepareRule(rule, index));
+}
+
 /** Every numeric cut-point the rules use on the parameter, each with the side its operators put it on. */
 export function cutPoints(
   parameter: EngineParameter,
   rules: readonly EngineRule[],
   parameters: readonly EngineParameter[] = [parameter],
+  prepared?: PreparedRuleSet,
 ): { value: number; side: Side }[] {
-  const index = indexFor(parameter, parameters);
   const sides = new Map<number, Side>();
-  for (const rule of rules) {
-    for (const c of prepareRule(rule, index).conditions) {
+  for (const rule of preparedRules(parameter, rules, parameters, prepared)) {
+    for (const c of rule.conditions) {
       if (c.parameter?.id !== parameter.id || c.domain !== 'numeric' || c.failure !== null) continue;
       const side = sideOf(c.op);
       if (side === null) continue;
@@ -120,9 +135,10 @@ export function partitionBands(
   parameter: EngineParameter,
   rules: readonly EngineRule[],
   parameters: readonly EngineParameter[] = [parameter],
+  prepared?: PreparedRuleSet,
 ): Band[] {
   if (typeClassOf(parameter.data_type) !== 'numeric') return [];
-  const points = cutPoints(parameter, rules, parameters);
+  const points = cutPoints(parameter, rules, parameters, prepared);
   if (points.length === 0) return [];
   const name = parameter.display_name || parameter.name;
   const unit = unitDisplay(parameter.units ?? null);
@@ -163,12 +179,16 @@ function configuredOptions(parameter: EngineParameter): AnswerOption[] {
 }
 
 /** Values the rules compare the parameter with by equality (text, dates, unknown types). */
-function mentionedValues(parameter: EngineParameter, rules: readonly EngineRule[], parameters: readonly EngineParameter[]): AnswerOption[] {
-  const index = indexFor(parameter, parameters);
+function mentionedValues(
+  parameter: EngineParameter,
+  rules: readonly EngineRule[],
+  parameters: readonly EngineParameter[],
+  prepared: PreparedRuleSet | undefined,
+): AnswerOption[] {
   const seen = new Set<string>();
   const options: AnswerOption[] = [];
-  for (const rule of rules) {
-    for (const c of prepareRule(rule, index).conditions) {
+  for (const rule of preparedRules(parameter, rules, parameters, prepared)) {
+    for (const c of rule.conditions) {
       if (c.parameter?.id !== parameter.id || c.failure !== null || (c.op !== 'equals' && c.op !== 'not_equals')) continue;
       if (!isOptionValue(c.threshold) || c.threshold === UNKNOWN_ANSWER) continue;
       const key = `${typeof c.threshold}\u0000${String(c.threshold)}`;
@@ -189,11 +209,12 @@ export function questionOptions(
   parameter: EngineParameter,
   rules: readonly EngineRule[],
   parameters: readonly EngineParameter[] = [parameter],
+  prepared?: PreparedRuleSet,
 ): AnswerOption[] {
   let options: AnswerOption[];
   switch (typeClassOf(parameter.data_type)) {
     case 'numeric':
-      options = partitionBands(parameter, rules, parameters);
+      options = partitionBands(parameter, rules, parameters, prepared);
       break;
     case 'boolean':
       options = [
@@ -203,7 +224,7 @@ export function questionOptions(
       break;
     default: {
       const configured = configuredOptions(parameter);
-      options = configured.length > 0 ? configured : mentionedValues(parameter, rules, parameters);
+      options = configured.length > 0 ? configured : mentionedValues(parameter, rules, parameters, prepared);
     }
   }
   return [...options, { ...NOT_AVAILABLE_OPTION }];
@@ -245,6 +266,7 @@ export function questionFor(
   parameter: EngineParameter,
   rules: readonly EngineRule[],
   parameters: readonly EngineParameter[] = [parameter],
+  prepared?: PreparedRuleSet,
 ): EngineQuestion {
   const numeric = typeClassOf(parameter.data_type) === 'numeric';
   return {
@@ -256,6 +278,6 @@ export function questionFor(
     units: typeof parameter.units === 'string' && parameter.units !== '' ? parameter.units : null,
     data_type: parameter.data_type,
     ...(numeric ? { input: numericInput(parameter) } : {}),
-    options: questionOptions(parameter, rules, parameters),
+    options: questionOptions(parameter, rules, parameters, prepared),
   };
 }

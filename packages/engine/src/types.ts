@@ -1,3 +1,5 @@
+import type { PreparedRuleSet } from './prepared';
+
 export type DataType = 'number' | 'text' | 'boolean' | 'date' | 'select' | 'lab_range' | 'time_based' | 'vitals' | 'calculated';
 
 export interface EngineParameter {
@@ -133,6 +135,8 @@ export interface ClinicalStepOptions extends Omit<EvaluationOptions, 'unanswered
    * of being asked a third time.
    */
   exactValueRequested?: readonly string[];
+  /** These rules and parameters prepared once (prepareRuleSet); ignored unless made from the same arrays. */
+  prepared?: PreparedRuleSet;
 }
 
 /** Why a condition is not simply true or false. */

@@ -70,7 +70,7 @@ export class AssessmentsService {
   async start(user: AuthUser): Promise<AssessmentJson> {
     const k = await this.published.current();
     const at = new Date();
-    const step = clinicalStart(k.rules, k.parameters, { now: at });
+    const step = clinicalStart(k.rules, k.parameters, { now: at, prepared: k.prepared });
     const { wording: _, ...state } = await this.state(k, step, [], at);
     const loaded: LogEntry = {
       type: 'info',
@@ -142,7 +142,11 @@ export class AssessmentsService {
     const details = [...row.answer_details, detail];
     // The reference time is the assessment's start, so replaying its answers gives the same result.
     const completed = [...row.completed_parameter_ids, parameter.id];
-    const step = clinicalStep(k.rules, k.parameters, answers, { now: row.created_at, exactValueRequested: askedTwice(completed) });
+    const step = clinicalStep(k.rules, k.parameters, answers, {
+      now: row.created_at,
+      exactValueRequested: askedTwice(completed),
+      prepared: k.prepared,
+    });
     const { wording, ...state } = await this.state(k, step, details, at, true);
     const log = logEntries(
       [

@@ -61,7 +61,7 @@ export class ChatSessionsService {
     const k = await this.published.current();
     const parameters = await this.parametersFor(k);
     const at = new Date();
-    const question = chatNextQuestion(k.rules, parameters, {});
+    const question = chatNextQuestion(k.rules, parameters, {}, { prepared: k.prepared });
     const history = question ? [await this.questionMessage(question, parameters, at)] : [];
     const pending: ChatPending | null = question
       ? { kind: 'question', parameter_id: question.parameter_id, options: withNotAvailable(question.options) }
@@ -133,7 +133,7 @@ export class ChatSessionsService {
         answer_details: [...row.answer_details, detail],
         conversation_history: history,
       };
-      return this.next(k, parameters, base, chatStep(k.rules, parameters, answers, { now: row.created_at }), at);
+      return this.next(k, parameters, base, chatStep(k.rules, parameters, answers, { now: row.created_at, prepared: k.prepared }), at);
     });
   }
 
@@ -148,7 +148,7 @@ export class ChatSessionsService {
       if (!offered) throw validationFailed([{ field: 'rule_id', message: 'rule_id must be one of the recommendations offered' }]);
       const k = await this.published.of(row.rule_set_versions);
       const parameters = await this.parametersFor(k);
-      const step = chatChoose(k.rules, parameters, row.session_data, dto.rule_id, { now: row.created_at });
+      const step = chatChoose(k.rules, parameters, row.session_data, dto.rule_id, { now: row.created_at, prepared: k.prepared });
       if (!step) throw validationFailed([{ field: 'rule_id', message: 'rule_id must be one of the recommendations offered' }]);
       const at = new Date();
       const history = [...row.conversation_history, message('answer', offered.label, at)];

@@ -1,5 +1,5 @@
 import type { AnswerDetailJson } from '@cds/contracts';
-import type { EngineParameter, EngineRule, RuleFinding } from '@cds/engine';
+import { prepareRuleSet, type EngineParameter, type EngineRule, type RuleFinding } from '@cds/engine';
 import { repeatsAnswer } from './answer-record';
 import { enteredOf, toResult } from './outcome';
 import type { Knowledge } from './published-rules';
@@ -25,6 +25,7 @@ const knowledge = (rules: EngineRule[], setSource: string | null): Knowledge => 
   versions: [{ version_id: 'v3', rule_set_id: 'set', name: 'ADA 2026 Diagnosis', version: 3 }],
   rules,
   parameters: [glucose],
+  prepared: prepareRuleSet(rules, [glucose]),
   parameterById: new Map([['fpg', glucose]]),
   versionOfRuleSet: new Map([['set', { version_id: 'v3', rule_set_id: 'set', name: 'ADA 2026 Diagnosis', version: 3 }]]),
   ruleById: new Map(rules.map((r) => [r.id, r])),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
-import { defaultQuestionText, type EngineParameter, type EngineRule } from '@cds/engine';
+import { defaultQuestionText, prepareRuleSet, type EngineParameter, type EngineRule, type PreparedRuleSet } from '@cds/engine';
 import { ParametersService } from '../parameters';
 import { RuleVersionsService, type PublishedRuleSet } from '../rules';
 import type { VersionRef } from './assessment.entity';
@@ -10,6 +10,8 @@ export interface Knowledge {
   versions: VersionRef[];
   rules: EngineRule[];
   parameters: EngineParameter[];
+  /** `rules` and `parameters` read and ranked once: pass it to every engine step. */
+  prepared: PreparedRuleSet;
   parameterById: ReadonlyMap<string, EngineParameter>;
   versionOfRuleSet: ReadonlyMap<string, VersionRef>;
   ruleById: ReadonlyMap<string, EngineRule>;
@@ -115,15 +117,17 @@ export class PublishedRules {
       for (const p of set.parameters) byId.set(p.id, p);
     }
     const rules = sets.flatMap((s) => s.rules);
+    // The spec's loaded order (display name); the chat breaks ties in usage with it.
+    const parameters = [...byId.values()].sort(
+      (a, b) => a.display_name.toLowerCase().localeCompare(b.display_name.toLowerCase()) || (a.id < b.id ? -1 : 1),
+    );
     return remember(this.merged, key(versions), {
       versions,
       rules,
       ruleById: new Map(rules.map((r) => [r.id, r])),
       sourceOfRuleSet: new Map(sets.map((s) => [s.rule_set_id, sourceOfSet(s)])),
-      // The spec's loaded order (display name); the chat breaks ties in usage with it.
-      parameters: [...byId.values()].sort(
-        (a, b) => a.display_name.toLowerCase().localeCompare(b.display_name.toLowerCase()) || (a.id < b.id ? -1 : 1),
-      ),
+      parameters,
+      prepared: prepareRuleSet(rules, parameters),
       parameterById: byId,
       versionOfRuleSet: new Map(versions.map((v) => [v.rule_set_id, v])),
     });

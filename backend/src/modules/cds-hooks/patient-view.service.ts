@@ -126,7 +126,7 @@ export class PatientViewService {
         prefill.push(prefillOf(p, given, typeof given === 'number' ? (p.units ?? null) : null, null, 'patient'));
       }
     }
-    const step = clinicalStep(k.rules, k.parameters, answers, { now });
+    const step = clinicalStep(k.rules, k.parameters, answers, { now, prepared: k.prepared });
     // Every parameter is answered (a value or unknown), so nothing is left to ask.
     if (step.status !== 'completed') throw new Error(`The engine asked about ${step.parameter_id} with every parameter answered`);
     const result = toResult(step, k, enteredOf(details));

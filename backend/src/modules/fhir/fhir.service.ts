@@ -183,7 +183,7 @@ export class FhirService {
     const answers: Answers = {};
     const completed: string[] = [];
     const details: AnswerDetailJson[] = [];
-    let step: ClinicalStep = clinicalStart(k.rules, k.parameters, { now });
+    let step: ClinicalStep = clinicalStart(k.rules, k.parameters, { now, prepared: k.prepared });
     while (step.status === 'question') {
       const pending = (queue.get(step.parameter_id) ?? []).find((e) => e.next < e.item.answers.length);
       if (!pending) break;
@@ -197,7 +197,7 @@ export class FhirService {
       answers[p.id] = detail.value as AnswerValue;
       completed.push(p.id);
       details.push(detail);
-      step = clinicalStep(k.rules, k.parameters, answers, { now, exactValueRequested: askedTwice(completed) });
+      step = clinicalStep(k.rules, k.parameters, answers, { now, exactValueRequested: askedTwice(completed), prepared: k.prepared });
     }
     const unasked = parsed.items.findIndex((item) =>
       (queue.get(item.linkId) ?? []).some((e) => e.item === item && e.next < item.answers.length),
