@@ -2,11 +2,19 @@
 // sign up and in, restart, sign in again (the data survived), stop.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cds-smoke-'));
-const port = 3900 + Math.floor(Math.random() * 90);
+// A port the kernel says is free (a random one collided with other services here); kept for the restart.
+const port = await new Promise((resolve, reject) => {
+  const probe = createServer().once('error', reject);
+  probe.listen(0, '127.0.0.1', () => {
+    const { port: free } = probe.address();
+    probe.close(() => resolve(free));
+  });
+});
 const base = `http://127.0.0.1:${port}`;
 const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
 delete env.DATABASE_URL;
