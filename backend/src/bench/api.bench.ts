@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '../config/app-config';
-import { http, loadCall, percentile } from './bench-http';
+import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
 import { useProcessLogOutput } from '../common/logger';
 import { startRuntime, type Runtime } from '../runtime';
 import { serveBareCeiling } from './bare-ceiling';
@@ -159,10 +159,11 @@ function statsOf(child: ChildProcess): Promise<ProcessStats> {
 async function runLoad(
   input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>,
   children: ChildProcess[],
-): Promise<LoadResult & { stats: ProcessStats[] }> {
+): Promise<LoadResult & { stats: ProcessStats[]; postgresMicros?: number }> {
   const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
   const statsAll = async () => [ownStats(), ...(await Promise.all(children.map(statsOf)))];
   const before = await statsAll();
+  const postgresBefore = postgresCpuMicros();
   const child = fork(__filename, [], { env: { ...process.env, BENCH_LOAD: '1' } });
   const result = await new Promise<LoadResult>((resolve, reject) => {
     child.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
@@ -170,8 +171,13 @@ async function runLoad(
     child.send(data);
   });
   const after = await statsAll();
+  const postgresAfter = postgresCpuMicros();
   child.kill();
-  return { ...result, stats: after.map((s, i) => ({ ...s, cpuMicros: s.cpuMicros - before[i].cpuMicros })) };
+  return {
+    ...result,
+    stats: after.map((s, i) => ({ ...s, cpuMicros: s.cpuMicros - before[i].cpuMicros })),
+    ...(postgresBefore !== undefined && postgresAfter !== undefined ? { postgresMicros: postgresAfter - postgresBefore } : {}),
+  };
 }
 
 /** One more API process on the same database and secret (or the bare ceiling server); resolves with its URL. */
@@ -350,6 +356,10 @@ async function main() {
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
     console.log(
       `API CPU per request (all API processes): start + answers ${cpu(api).toFixed(3)} ms, no-op ${cpu(noop).toFixed(3)} ms; bare node server ${bareCpu.toFixed(3)} ms`,
+    );
+    const pg = (r: typeof api) => (r.postgresMicros === undefined ? 'n/a' : `${(r.postgresMicros / 1000 / r.requests).toFixed(3)} ms`);
+    console.log(
+      `PostgreSQL CPU per request (all its processes): start + answers ${pg(api)}, no-op ${pg(noop)}, bare node server ${pg(bare)}`,
     );
     console.log(
       `RSS per API process at the end of the answer load: ${api.stats.map((s) => `${mb(s.rss)} MB (peak ${mb(s.maxRss)} MB)`).join(', ')}`,

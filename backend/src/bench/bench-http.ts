@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
 /** Shared by the API benches: a JSON call that fails loudly, and a percentile of sorted latencies. */
@@ -60,3 +61,33 @@ export function loadCall(
     req.end(body);
   });
 }
+
+/**
+ * CPU time (user + system, µs) of every PostgreSQL process on this machine, from /proc (Linux;
+ * undefined elsewhere). Read before and after a load, it says what the database spent on it,
+ * assuming nothing else used PostgreSQL meanwhile. Resolution: one clock tick (10 ms).
+ */
+export function postgresCpuMicros(): number | undefined {
+  let dirs: string[];
+  try {
+    dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  let ticks = 0;
+  for (const pid of dirs) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // pid (comm) state ... : comm may hold spaces, so split after its closing parenthesis.
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -1,7 +1,7 @@
 /**
  * npm run bench:cds — the CDS Hooks patient-view service as an EHR calls it (issue 11's figures):
  * rounds of CONCURRENCY (default 100) simultaneous hook calls, each with its own client JWT
- * (distinct jti, ES384, key served from a local JWKS endpoint), for synthetic patients whose
+ * (distinct jti, ES384 unless JWT_ALG says otherwise, key served from a local JWKS endpoint), for synthetic patients whose
  * Observations live on a real FHIR R4 server (Medplum's router and memory repository, in this
  * process). Two scenarios: full prefetch (what the EHR sends per the discovery templates), and no
  * prefetch (the service fetches every Observation and the Patient from the FHIR server with the
@@ -12,7 +12,7 @@
  * its own, as `npm start` would run it) and the load (another child, off the API's event loop).
  * DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
  * the bench works in a scratch database it drops afterwards. REDIS_URL is passed on when set.
- * ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS (default 30: the memory repository searches slowly). CPU_PROF=1 adds a profiled
+ * API_PROCESSES (default 1; above 1 needs REDIS_URL) API processes share the calls round-robin. ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS (default 30: the memory repository searches slowly). CPU_PROF=1 adds a profiled
  * pass of the prefetch scenario (after the measured ones, so the figures are not disturbed) and
  * prints the API process's top functions by self time; the .cpuprofile is kept under the tmp dir.
  */
@@ -28,7 +28,7 @@ import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { seededRandom } from '@cds/engine';
 import { loadConfig } from '../config/app-config';
 import { startRuntime } from '../runtime';
-import { http, loadCall, percentile } from './bench-http';
+import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
 import { scratchDatabase } from './bench-scratch';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 100);
@@ -43,7 +43,12 @@ const FHIR_CONCURRENCY = Number(process.env.FHIR_CONCURRENCY ?? 2);
 const WARMUP_ROUNDS = 3;
 const PATIENTS = Number(process.env.PATIENTS ?? 30);
 const PROFILE = !!process.env.CPU_PROF;
-const ALG = 'ES384';
+/** API processes on the one database, as `npm start` with API_PROCESSES runs them; the load spreads calls round-robin. */
+const API_PROCESSES = Number(process.env.API_PROCESSES ?? 1);
+if (API_PROCESSES > 1 && !process.env.REDIS_URL) throw new Error('API_PROCESSES > 1 needs REDIS_URL, as npm start does');
+/** The EHR's signing algorithm (JWT_ALG): the spec's ES384 by default; RS384 is the other one it names. */
+const ALG = process.env.JWT_ALG ?? 'ES384';
+if (!['ES384', 'RS384', 'ES256', 'RS256'].includes(ALG)) throw new Error(`JWT_ALG must be ES384, RS384, ES256 or RS256, not ${ALG}`);
 const FHIR_TOKEN = `fhir-${randomBytes(12).toString('hex')}`;
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
@@ -51,7 +56,8 @@ const ADA = 'ADA Standards of Care in Diabetes—2026, Sections 2, 8, 10 and 11'
 
 type Scenario = 'health' | 'prefetch' | 'fhir';
 interface LoadInput {
-  url: string;
+  /** One per API process; call i of a round goes to urls[i % urls.length]. */
+  urls: string[];
   concurrency: number;
   scenario: Scenario;
   rounds: number;
@@ -66,6 +72,8 @@ interface LoadResult {
   requests: number;
   cards: number;
   errors: string[];
+  /** The load process's own CPU over the measured rounds (user + system, µs): on 2 cores it is taken from the API and PostgreSQL. */
+  cpuMicros: number;
 }
 interface ProcessStats {
   cpuMicros: number;
@@ -73,10 +81,11 @@ interface ProcessStats {
 }
 
 /** The load process: rounds of CONCURRENCY simultaneous calls; tokens are signed before each round, outside the timing. */
-async function load({ url, concurrency, scenario, rounds, bodies, signer }: LoadInput): Promise<LoadResult> {
+async function load({ urls, concurrency, scenario, rounds, bodies, signer }: LoadInput): Promise<LoadResult> {
   const key = await importJWK(signer.jwk, ALG);
-  const aud = `${url}/api/cds-services/patient-view`;
-  const sign = () =>
+  // Each process is reached at its own address, which is the audience its tokens must name.
+  const audience = (i: number) => `${urls[i % urls.length]}/api/cds-services/patient-view`;
+  const sign = (aud: string) =>
     new SignJWT({})
       .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
       .setIssuer(signer.issuer)
@@ -89,22 +98,24 @@ async function load({ url, concurrency, scenario, rounds, bodies, signer }: Load
   const latencies: number[] = [];
   const errors: string[] = [];
   let wallMs = 0;
+  let cpuMicros = 0;
   let cards = 0;
   let requests = 0;
   let next = 0;
   for (let round = 0; round < WARMUP_ROUNDS + rounds && (scenario === 'fhir' || !errors.length); round++) {
-    const tokens = scenario === 'health' ? [] : await Promise.all(Array.from({ length: concurrency }, sign));
+    const tokens = scenario === 'health' ? [] : await Promise.all(Array.from({ length: concurrency }, (_, i) => sign(audience(i))));
     const measured = round >= WARMUP_ROUNDS;
     const start = performance.now();
+    const cpu = process.cpuUsage();
     const times = await Promise.all(
       Array.from({ length: concurrency }, async (_, i) => {
         const body = bodies[next++ % bodies.length];
         const t0 = performance.now();
         const res =
           scenario === 'health'
-            ? await loadCall(url, 'GET', '/api/health', {})
+            ? await loadCall(urls[i % urls.length], 'GET', '/api/health', {})
             : await loadCall(
-                aud,
+                audience(i),
                 'POST',
                 '',
                 { authorization: `Bearer ${tokens[i]}`, 'content-type': 'application/json' },
@@ -120,10 +131,12 @@ async function load({ url, concurrency, scenario, rounds, bodies, signer }: Load
     );
     if (measured) {
       wallMs += performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      cpuMicros += used.user + used.system;
       latencies.push(...times);
     }
   }
-  return { latencies, wallMs, requests, cards, errors };
+  return { latencies, wallMs, requests, cards, errors, cpuMicros };
 }
 
 /** The API, as a process of its own; answers 'stats', 'profile-start', 'profile-stop <file>' and 'close'. */
@@ -167,8 +180,14 @@ function ask<T>(child: ChildProcess, message: string): Promise<T> {
   });
 }
 
-async function runLoad(input: LoadInput, api: ChildProcess): Promise<LoadResult & { cpuMsPerRequest: number; rss: number }> {
-  const before = await ask<ProcessStats>(api, 'stats');
+/** The load against every API process; CPU per request is the sum over the processes, RSS is each one's. */
+async function runLoad(
+  input: LoadInput,
+  apis: ChildProcess[],
+): Promise<LoadResult & { cpuMsPerRequest: number; rss: number[]; postgresCpuMsPerRequest?: number }> {
+  const stats = () => Promise.all(apis.map((api) => ask<ProcessStats>(api, 'stats')));
+  const before = await stats();
+  const postgresBefore = postgresCpuMicros();
   const child = fork(__filename, [], { env: { ...process.env, BENCH_LOAD: '1' } });
   const result = await new Promise<LoadResult>((resolve, reject) => {
     // Without prefetch, a FHIR server that cannot keep up is a figure, not a failure.
@@ -179,8 +198,18 @@ async function runLoad(input: LoadInput, api: ChildProcess): Promise<LoadResult 
     child.send(input);
   });
   child.kill();
-  const after = await ask<ProcessStats>(api, 'stats');
-  return { ...result, cpuMsPerRequest: (after.cpuMicros - before.cpuMicros) / 1000 / result.requests, rss: after.rss };
+  const after = await stats();
+  const postgresAfter = postgresCpuMicros();
+  const cpuMicros = after.reduce((sum, s, i) => sum + s.cpuMicros - before[i].cpuMicros, 0);
+  return {
+    ...result,
+    cpuMsPerRequest: cpuMicros / 1000 / result.requests,
+    rss: after.map((s) => s.rss),
+    // Warm-up rounds included, like the API's figure: both are divided by every request made.
+    ...(postgresBefore !== undefined && postgresAfter !== undefined
+      ? { postgresCpuMsPerRequest: (postgresAfter - postgresBefore) / 1000 / result.requests }
+      : {}),
+  };
 }
 
 /** A FHIR R4 server: Medplum's router and memory repository behind HTTP, requiring the bearer token. */
@@ -383,15 +412,20 @@ interface ProfileNode {
 
 async function main() {
   const loadBefore = loadavg();
-  let api: ChildProcess | undefined;
+  const apis: ChildProcess[] = [];
   const fhir = await startFhirServer();
   const jwks = await startJwks(`https://ehr.bench.test/${randomUUID()}`);
   // Created last: nothing before the try can fail and leave it behind.
   const { env, drop } = await scratchDatabase('cds');
   try {
-    const started = await startApi(env);
-    api = started.child;
-    const url = started.url;
+    // One at a time: the first migrates the scratch database.
+    const urls: string[] = [];
+    for (let i = 0; i < API_PROCESSES; i++) {
+      const started = await startApi(env);
+      apis.push(started.child);
+      urls.push(started.url);
+    }
+    const url = urls[0];
     const admin = await seedRules(url);
     await http(url, 'POST', '/api/cds-clients', admin, {
       issuer: jwks.signer.issuer,
@@ -428,7 +462,7 @@ async function main() {
       },
     }));
     const run = (scenario: Scenario, bodies: object[], rounds = ROUNDS, concurrency = CONCURRENCY) =>
-      runLoad({ url, concurrency, scenario, rounds, bodies, signer: jwks.signer }, api!);
+      runLoad({ urls, concurrency, scenario, rounds, bodies, signer: jwks.signer }, apis);
 
     const health = await run('health', []);
     const prefetch = await run('prefetch', withPrefetch);
@@ -438,7 +472,7 @@ async function main() {
       const sorted = [...r.latencies].sort((a, b) => a - b);
       return {
         p95: percentile(sorted, 0.95),
-        text: `${label}p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p95 ${percentile(sorted, 0.95).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms  ${((1000 * sorted.length) / r.wallMs).toFixed(0)} req/s  API CPU ${r.cpuMsPerRequest.toFixed(2)} ms/req`,
+        text: `${label}p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p95 ${percentile(sorted, 0.95).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms  ${((1000 * sorted.length) / r.wallMs).toFixed(0)} req/s  CPU ms/req: API ${r.cpuMsPerRequest.toFixed(2)}, PostgreSQL ${r.postgresCpuMsPerRequest?.toFixed(2) ?? 'n/a'}, load ${(r.cpuMicros / 1000 / r.latencies.length).toFixed(2)}`,
       };
     };
     const h = line('GET /api/health (baseline):  ', health);
@@ -446,7 +480,7 @@ async function main() {
     const b = line('patient-view, no prefetch:   ', noPrefetch);
     console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), node ${process.version}`);
     console.log(
-      `${ROUNDS} rounds of ${CONCURRENCY} concurrent requests (without prefetch ${FHIR_ROUNDS} rounds of ${FHIR_CONCURRENCY}), after ${WARMUP_ROUNDS} warm-up rounds; ${PATIENTS} synthetic patients, 1 API process`,
+      `${ROUNDS} rounds of ${CONCURRENCY} concurrent requests (without prefetch ${FHIR_ROUNDS} rounds of ${FHIR_CONCURRENCY}), after ${WARMUP_ROUNDS} warm-up rounds; ${PATIENTS} synthetic patients, client JWTs ${ALG}, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}`,
     );
     console.log(h.text);
     console.log(
@@ -457,15 +491,15 @@ async function main() {
     );
     console.log(`ratio p95 prefetch / health: ${(a.p95 / h.p95).toFixed(2)}; no prefetch / health: ${(b.p95 / h.p95).toFixed(2)}`);
     console.log(
-      `JWKS fetches by the API over the whole run: ${jwks.fetches()}; API RSS at the end: ${(noPrefetch.rss / 1024 / 1024).toFixed(0)} MB`,
+      `JWKS fetches by the API over the whole run: ${jwks.fetches()}; API RSS at the end: ${noPrefetch.rss.map((b) => (b / 1024 / 1024).toFixed(0)).join(' + ')} MB`,
     );
 
     if (PROFILE) {
       const file = join(tmpdir(), `cds-bench-${Date.now()}.cpuprofile`);
-      await ask(api, 'profile-start');
+      await ask(apis[0], 'profile-start');
       await run('prefetch', withPrefetch);
-      await ask(api, `profile-stop ${file}`);
-      console.log(`API CPU profile of a prefetch pass: ${file}`);
+      await ask(apis[0], `profile-stop ${file}`);
+      console.log(`CPU profile of the first API process over a prefetch pass: ${file}`);
       for (const l of profileSummary(JSON.parse(readFileSync(file, 'utf8')))) console.log(l);
     }
     console.log(
@@ -474,9 +508,9 @@ async function main() {
         .join(' ')}`,
     );
   } finally {
-    if (api && api.exitCode === null) {
+    for (const api of apis.filter((a) => a.exitCode === null)) {
       api.send('close');
-      await new Promise((r) => api!.once('exit', r));
+      await new Promise((r) => api.once('exit', r));
     }
     await fhir.close();
     await jwks.close();
