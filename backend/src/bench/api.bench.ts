@@ -310,6 +310,18 @@ async function main() {
 
     const db = new Client({ connectionString: scratch.toString() });
     await db.connect();
+    // How the answers' UPDATEs were written: a HOT update touches no index; the others update each one.
+    const [updates] = (
+      await db.query(
+        `SELECT n_tup_upd AS updated, n_tup_hot_upd AS hot, pg_size_pretty(pg_total_relation_size('assessments')) AS size,
+                (SELECT count(*) FROM assessments) AS rows, (SELECT round(avg(pg_column_size(a.*))) FROM assessments a) AS row_bytes,
+                (SELECT json_build_object('debug_log', round(avg(pg_column_size(debug_log))), 'current_question', round(avg(pg_column_size(current_question))),
+                   'answers', round(avg(pg_column_size(answers))), 'answer_details', round(avg(pg_column_size(answer_details))),
+                   'findings', round(avg(pg_column_size(findings))), 'recommendation', round(avg(pg_column_size(recommendation))),
+                   'undetermined_rules', round(avg(pg_column_size(undetermined_rules))), 'rule_set_versions', round(avg(pg_column_size(rule_set_versions)))) FROM assessments) AS columns
+           FROM pg_stat_user_tables WHERE relname = 'assessments'`,
+      )
+    ).rows as { updated: string; hot: string; size: string; rows: string; row_bytes: string; columns: object }[];
     await db.query('CREATE TABLE bench_pgbench (id integer PRIMARY KEY, n integer NOT NULL DEFAULT 0)');
     await db.query(`INSERT INTO bench_pgbench (id) SELECT generate_series(1, ${PGBENCH_ROWS})`);
     await db.query('VACUUM ANALYZE bench_pgbench');
@@ -352,6 +364,9 @@ async function main() {
     const cpu = (r: typeof api) => r.stats.reduce((sum, s) => sum + s.cpuMicros, 0) / 1000 / r.requests;
     // The bare server's figure is its own process only (index 1; index 0 is this idle process).
     const bareCpu = bare.stats[1].cpuMicros / 1000 / bare.requests;
+    console.log(
+      `assessments table: ${updates.rows} rows of ${updates.row_bytes} bytes on average (${updates.size} with indexes and TOAST); ${updates.updated} updates, ${((100 * Number(updates.hot)) / Math.max(1, Number(updates.updated))).toFixed(0)} % HOT; average bytes per column (as stored): ${JSON.stringify(updates.columns)}`,
+    );
     console.log(`database transactions per request: start + answers ${apiTransactions.toFixed(2)}, no-op ${noopTransactions.toFixed(2)}`);
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
     console.log(
