@@ -10,8 +10,10 @@
  * would; the load runs in a child process of its own, off the API's event loop and out of its
  * CPU and memory figures. For context it also measures an authenticated request that does no
  * work (GET /api/auth/user). Per API process it reports CPU time per request (the figure least
- * disturbed by other work on a shared machine) and resident memory under load. The API logs
- * nothing unless BENCH_LOG_LEVEL says so (info: one line per request, as in production).
+ * disturbed by other work on a shared machine) and resident memory under load; for the database, the
+ * CPU time of every postgres process per request (from /proc) and, after the answers, the assessments
+ * table's row sizes and share of HOT updates. The API logs nothing unless BENCH_LOG_LEVEL says so
+ * (info: one line per request, as in production).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,20 +1,23 @@
 /**
  * npm run bench:cds — the CDS Hooks patient-view service as an EHR calls it (issue 11's figures):
  * rounds of CONCURRENCY (default 100) simultaneous hook calls, each with its own client JWT
- * (distinct jti, ES384 unless JWT_ALG says otherwise, key served from a local JWKS endpoint), for synthetic patients whose
- * Observations live on a real FHIR R4 server (Medplum's router and memory repository, in this
- * process). Two scenarios: full prefetch (what the EHR sends per the discovery templates), and no
- * prefetch (the service fetches every Observation and the Patient from the FHIR server with the
- * fhirAuthorization token). For context, the same rounds against GET /api/health, measured in
- * the same run: on a loaded machine the ratio is the figure to compare.
+ * (distinct jti, signed with JWT_ALG, default ES384; key served from a local JWKS endpoint), for
+ * synthetic patients whose Observations live on a real FHIR R4 server (Medplum's router and memory
+ * repository, in this process). Two scenarios: full prefetch (what the EHR sends per the discovery
+ * templates), and no prefetch (the service fetches every Observation and the Patient from the FHIR
+ * server with the fhirAuthorization token). For context, the same rounds against GET /api/health,
+ * measured in the same run: on a loaded machine the ratio is the figure to compare.
  *
- * Processes: this one (orchestration, FHIR server, JWKS endpoint), the API (a child process of
- * its own, as `npm start` would run it) and the load (another child, off the API's event loop).
+ * Processes: this one (orchestration, FHIR server, JWKS endpoint), API_PROCESSES API processes
+ * (default 1; above 1 needs REDIS_URL; calls spread round-robin), as `npm start` would run them, and
+ * the load (another child, off the API's event loop). Per call it reports the CPU time of the API
+ * processes, of PostgreSQL (every postgres process, from /proc) and of the load generator.
  * DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
  * the bench works in a scratch database it drops afterwards. REDIS_URL is passed on when set.
- * API_PROCESSES (default 1; above 1 needs REDIS_URL) API processes share the calls round-robin. ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS (default 30: the memory repository searches slowly). CPU_PROF=1 adds a profiled
- * pass of the prefetch scenario (after the measured ones, so the figures are not disturbed) and
- * prints the API process's top functions by self time; the .cpuprofile is kept under the tmp dir.
+ * ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS
+ * (default 30: the memory repository searches slowly). CPU_PROF=1 adds a profiled pass of the
+ * prefetch scenario (after the measured ones, so the figures are not disturbed) and prints the first
+ * API process's top functions by self time; the .cpuprofile is kept under the tmp dir.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
