@@ -358,27 +358,44 @@ describe('card links: the assessment in this app, prefilled through a one-time t
     expect(new Set(cards.map(ticketOf)).size).toBe(cards.length);
   });
 
-  it('the cards and their tickets are written in one statement: when either insert fails, neither is kept', async () => {
+  it("a call's jti, cards and tickets are written in one statement: when any insert fails, or what it read has changed, none is kept", async () => {
     const repo = t.runtime.app.get(CdsHooksRepository);
     const card = (uuid: string) => ({ uuid, rule_set_id: null, rule_id: null, rule_version: null, rule_set_version: null });
-    const ticket = { issuer: ehr.issuer, answers: [], expires_at: new Date(Date.now() + 60_000) };
-    const [cardA, cardB, cardC] = [randomUUID(), randomUUID(), randomUUID()];
-    const [hashA, hashB, hashC] = [randomUUID(), randomUUID(), randomUUID()];
-    await repo.insertCardsAndTickets(PATIENT_VIEW, [card(cardA)], [hashA], ticket, false);
-    const kept = async () => ({
-      cards: (await t.db.query(`SELECT uuid FROM cds_cards WHERE uuid = ANY($1::uuid[]) ORDER BY uuid`, [[cardA, cardB, cardC]])).map(
-        (r: { uuid: string }) => r.uuid,
-      ),
-      tickets: (
-        await t.db.query(`SELECT token_hash FROM cds_prefill_tickets WHERE token_hash = ANY($1::text[])`, [[hashA, hashB, hashC]])
-      ).map((r: { token_hash: string }) => r.token_hash),
+    const ticket = { answers: [], expires_at: new Date(Date.now() + 60_000) };
+    const [{ generation }] = await t.db.query(`SELECT generation::text AS generation FROM cds_hook_generation`);
+    const callWith = (jti: string, gen = generation) => ({
+      generation: gen,
+      issuer: ehr.issuer,
+      jti,
+      jti_expires_at: new Date(Date.now() + 60_000),
     });
-    expect(await kept()).toEqual({ cards: [cardA], tickets: [hashA] });
-    // A card already issued: its insert fails, and the new ticket is not kept either.
-    await expect(repo.insertCardsAndTickets(PATIENT_VIEW, [card(cardB), card(cardA)], [hashB], ticket, true)).rejects.toThrow();
-    // A ticket already issued: its insert fails, and the new card is not kept either.
-    await expect(repo.insertCardsAndTickets(PATIENT_VIEW, [card(cardC)], [hashC, hashA], ticket, false)).rejects.toThrow();
-    expect(await kept()).toEqual({ cards: [cardA], tickets: [hashA] });
+    const [cardA, cardB, cardC, cardD] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [hashA, hashB, hashC, hashD] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [jtiA, jtiB, jtiC, jtiD] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    expect(await repo.recordHookCall(callWith(jtiA), PATIENT_VIEW, [card(cardA)], [hashA], ticket, false)).toBe('recorded');
+    const kept = async () => ({
+      cards: (
+        await t.db.query(`SELECT uuid FROM cds_cards WHERE uuid = ANY($1::uuid[]) ORDER BY uuid`, [[cardA, cardB, cardC, cardD]])
+      ).map((r: { uuid: string }) => r.uuid),
+      tickets: (
+        await t.db.query(`SELECT token_hash FROM cds_prefill_tickets WHERE token_hash = ANY($1::text[])`, [[hashA, hashB, hashC, hashD]])
+      ).map((r: { token_hash: string }) => r.token_hash),
+      jtis: (await t.db.query(`SELECT jti FROM cds_seen_jtis WHERE jti = ANY($1::text[])`, [[jtiA, jtiB, jtiC, jtiD]])).map(
+        (r: { jti: string }) => r.jti,
+      ),
+    });
+    expect(await kept()).toEqual({ cards: [cardA], tickets: [hashA], jtis: [jtiA] });
+    // A card already issued: its insert fails, and neither the new ticket nor the jti is kept.
+    await expect(repo.recordHookCall(callWith(jtiB), PATIENT_VIEW, [card(cardB), card(cardA)], [hashB], ticket, true)).rejects.toThrow();
+    // A ticket already issued: its insert fails, and neither the new card nor the jti is kept.
+    await expect(repo.recordHookCall(callWith(jtiC), PATIENT_VIEW, [card(cardC)], [hashC, hashA], ticket, false)).rejects.toThrow();
+    // Evaluated on an older generation: nothing is written, and the caller is told to evaluate again.
+    expect(
+      await repo.recordHookCall(callWith(jtiD, String(BigInt(generation) - 1n)), PATIENT_VIEW, [card(cardD)], [hashD], ticket, false),
+    ).toBe('stale');
+    // The same jti again: a replay, nothing written.
+    expect(await repo.recordHookCall(callWith(jtiA), PATIENT_VIEW, [card(cardD)], [hashD], ticket, false)).toBe('replayed');
+    expect(await kept()).toEqual({ cards: [cardA], tickets: [hashA], jtis: [jtiA] });
   });
 
   it('a signed-in clinician redeems a ticket once: the values as observed, with unit and date', async () => {
@@ -722,6 +739,94 @@ describe('client JWT (CDS Hooks security)', () => {
     expect(res.body.map((c: { issuer: string }) => c.issuer)).toContain(ehr.issuer);
     expect(res.headers['content-range']).toBe(`cds-clients 0-${res.body.length - 1}/${res.body.length}`);
     expect(res.body.find((c: { issuer: string }) => c.issuer === ehr.issuer).allowed_fhir_servers).toEqual([fhir.url]);
+  });
+});
+
+// Each API process keeps a copy of clients, published versions and LOINC codes, and checks it in the
+// statement that records the call. Changes written straight to the database here stand for another
+// process's: nothing tells this process, so only that check can catch them.
+describe("a process's copy of clients and published versions is checked on every call", () => {
+  const cardsOf = (res: Awaited<ReturnType<typeof call>>) => expectCardsResponse(expectStatus(res, 200, 'patient-view').body);
+
+  it('a rule set deactivated in another process after this one read its copy: the very next call has no card from it', async () => {
+    const prefetch = await prefetchFor(patients['a1c-diabetes']);
+    const body = () => hookRequest(patients['a1c-diabetes'], { prefetch });
+    expect(byRule(cardsOf(await call(body())), 'Diabetes by HbA1c')).toBeDefined();
+    await t.db.query(`UPDATE rule_sets SET is_active = false WHERE id = $1`, [adultCareSetId]);
+    try {
+      const cards = cardsOf(await call(body()));
+      expect(byRule(cards, 'Diabetes by HbA1c')).toBeUndefined();
+      expect(cards.map((c) => c.source.label).join('\n')).not.toContain('ADA 2026 adult care');
+    } finally {
+      await t.db.query(`UPDATE rule_sets SET is_active = true WHERE id = $1`, [adultCareSetId]);
+    }
+    expect(byRule(cardsOf(await call(body())), 'Diabetes by HbA1c')).toBeDefined();
+  });
+
+  it('a client re-keyed in another process is accepted with its new key at once, and refused with the old one; deactivated, refused at once', async () => {
+    const issuer = `https://rekeyed.example.org/${randomUUID()}`;
+    const [oldKey, newKey] = [await startCdsClient(issuer, 'RS384'), await startCdsClient(issuer, 'RS384')];
+    try {
+      expectStatus(
+        await t
+          .http()
+          .post('/api/cds-clients')
+          .set(admin.auth)
+          .send({ issuer, name: 'Re-keyed', jwk: oldKey.publicJwk, allowed_services: ['patient-view'] }),
+        201,
+        'register',
+      );
+      const body = hookRequest(patients['bp-crisis'], { prefetch: await prefetchFor(patients['bp-crisis']) });
+      expect(cardsOf(await call(body, await oldKey.sign(serviceUrl)))[0].indicator).toBe('critical');
+      await t.db.query(`UPDATE cds_clients SET jwk = $2::jsonb WHERE issuer = $1`, [issuer, JSON.stringify(newKey.publicJwk)]);
+      expect(cardsOf(await call(body, await newKey.sign(serviceUrl)))[0].indicator).toBe('critical');
+      const old = await call(body, await oldKey.sign(serviceUrl));
+      expect({ status: old.status, code: old.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+      await t.db.query(`UPDATE cds_clients SET is_active = false WHERE issuer = $1`, [issuer]);
+      const gone = await call(body, await newKey.sign(serviceUrl));
+      expect({ status: gone.status, code: gone.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+      expect(gone.body.message).toContain('not a registered CDS client');
+    } finally {
+      await oldKey.close();
+      await newKey.close();
+    }
+  });
+
+  it('a FHIR server taken off the allow-list in another process is never called from the stale copy', async () => {
+    const issuer = `https://allow-list.example.org/${randomUUID()}`;
+    const client = await startCdsClient(issuer);
+    const server = await startFhirServer({ token: FHIR_TOKEN });
+    try {
+      await registerCdsClient(t, admin, client, { allowed_fhir_servers: [server.url] });
+      const prefetch = await prefetchFor(patients['a1c-diabetes']);
+      // The copy now holds the client with the server allowed.
+      expectStatus(await call(hookRequest(patients['a1c-diabetes'], { prefetch }), await client.sign(serviceUrl)), 200, 'warm');
+      await t.db.query(`UPDATE cds_clients SET allowed_fhir_servers = '{}' WHERE issuer = $1`, [issuer]);
+      const res = await call(
+        hookRequest(patients['a1c-diabetes'], {
+          fhirServer: server.url,
+          fhirAuthorization: { access_token: FHIR_TOKEN, token_type: 'Bearer', expires_in: 300, scope: 'patient/*.read', subject: 'cds' },
+        }),
+        await client.sign(serviceUrl),
+      );
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'fhir_server_not_allowed' });
+      expect(server.requests).toEqual([]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('a call that fails after its token was verified still spends the jti, and a replay is refused as such whatever its body', async () => {
+    const jti = randomUUID();
+    const bad = await call({ hook: 'patient-view' }, await ehr.sign(serviceUrl, { jti }));
+    expect(bad.status).toBe(400);
+    const again = await call(
+      hookRequest(patients['a1c-diabetes'], { prefetch: await prefetchFor(patients['a1c-diabetes']) }),
+      await ehr.sign(serviceUrl, { jti }),
+    );
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+    expect(again.body.message).toContain('replayed');
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,18 @@ import { Pool } from 'pg';
 import request from 'supertest';
 import { spawnApi, type ApiProcess } from '../support/api-process';
 import { createTestDatabase, type TestApp } from '../support/app';
-import { action, cond, createParameter, createPublishedRuleSet, expectStatus, type ParameterJson } from '../support/clinical-factories';
+import { callPatientView, expectCardsResponse, observationBundle, registerCdsClient, startCdsClient } from '../support/cds-hooks';
+import {
+  action,
+  cond,
+  createFromTemplate,
+  createParameter,
+  createPublishedRuleSet,
+  expectStatus,
+  seedTemplates,
+  uniqueName,
+  type ParameterJson,
+} from '../support/clinical-factories';
 import { createCast, createUser, PASSWORD, uniqueEmail, type TestUser } from '../support/factories';
 import { LlmServer } from '../support/llm-server';
 import { deferred, waitFor } from '../support/polling';
@@ -188,6 +199,52 @@ jest.setTimeout(120_000);
     expect(names.map((n) => llm.requestsFor(n).length)).toEqual(names.map(() => 1));
     const { rows } = await pool.query('SELECT DISTINCT polished_provider FROM parameters WHERE id = ANY($1)', [ids]);
     expect(rows).toEqual([{ polished_provider: 'llm' }]);
+  });
+
+  it("a rule set or a CDS client deactivated through one process: the other's very next hook call follows", async () => {
+    const { admin } = await createCast(t);
+    const templates = await seedTemplates(t, admin);
+    const a1c = await createFromTemplate(t, admin, templates.hba1c, { name: uniqueName('hba1c') });
+    const { ruleSet } = await createPublishedRuleSet(
+      t,
+      admin,
+      [{ name: 'Diabetes by HbA1c', priority: 20, conditions: [cond(a1c, '>=', 6.5)], actions: [action('Confirm the diagnosis')] }],
+      { name: uniqueName('ADA 2026') },
+    );
+    const ehr = await startCdsClient(`https://ehr.example.org/${randomUUID()}`);
+    try {
+      const client = await registerCdsClient(t, admin, ehr);
+      // What an EHR prefetches: the A1C, nothing for the other codes in use, no Patient.
+      const templatesNow = (await direct(0).get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
+      const prefetch: Record<string, unknown> = {};
+      for (const key of Object.keys(templatesNow)) prefetch[key] = key === 'patient' ? null : { resourceType: 'Bundle', type: 'searchset' };
+      prefetch['obs-4548-4'] = observationBundle('p1', '4548-4', 7.2, '%', new Date().toISOString());
+      const hook = (i: number) => callPatientView({ http: () => direct(i), url: urls[i] } as unknown as TestApp, ehr, 'p1', prefetch);
+      const fired = async (i: number) =>
+        expectCardsResponse(expectStatus(await hook(i), 200, `hook on process ${i}`).body).some((c) =>
+          c.summary.startsWith('Diabetes by HbA1c:'),
+        );
+      // Both processes have read their copy.
+      expect([await fired(0), await fired(1)]).toEqual([true, true]);
+      expectStatus(await direct(0).patch(`/api/rule-sets/${ruleSet.id}/activation`).set(admin.auth).send({ is_active: false }), 200, 'off');
+      expect(await fired(1)).toBe(false);
+      expectStatus(await direct(1).patch(`/api/rule-sets/${ruleSet.id}/activation`).set(admin.auth).send({ is_active: true }), 200, 'on');
+      expect(await fired(0)).toBe(true);
+      expectStatus(
+        await direct(0)
+          .put(`/api/cds-clients/${client.id}`)
+          .set(admin.auth)
+          .send({ issuer: ehr.issuer, name: 'Example EHR', jwks_url: ehr.jwksUrl, allowed_services: ['patient-view'], is_active: false }),
+        200,
+        'deactivate client',
+      );
+      const refused = await hook(1);
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+    } finally {
+      await ehr.close();
+      // The assessments below decide with their own rule set alone.
+      await direct(0).patch(`/api/rule-sets/${ruleSet.id}/activation`).set(admin.auth).send({ is_active: false });
+    }
   });
 
   it(`${SESSIONS} concurrent assessments × ${ANSWERS} answers over both processes: nothing lost`, async () => {

@@ -10,6 +10,7 @@ import { CdsPrefillAndFhirServers1795900000000 } from './1795900000000-CdsPrefil
 import { CdsFeedback1795900000001 } from './1795900000001-CdsFeedback';
 import { ImpactPreviews1795920000000 } from './1795920000000-ImpactPreviews';
 import { ImpactPreviewChanges1795960000000 } from './1795960000000-ImpactPreviewChanges';
+import { CdsHookGeneration1796000000000 } from './1796000000000-CdsHookGeneration';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   CdsFeedback1795900000001,
   ImpactPreviews1795920000000,
   ImpactPreviewChanges1795960000000,
+  CdsHookGeneration1796000000000,
 ];

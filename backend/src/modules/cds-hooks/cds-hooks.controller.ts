@@ -21,7 +21,6 @@ import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
 import { parseFeedback } from './feedback';
 import { CardFeedback } from './feedback.service';
-import { parsePatientViewRequest } from './hook-request';
 import { PATIENT_VIEW, PatientViewService } from './patient-view.service';
 import { RedeemPrefillDto } from './prefill.dto';
 import { PrefillTickets } from './prefill.service';
@@ -53,11 +52,8 @@ export class CdsServicesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Call a CDS service with a hook request (client JWT in Authorization); answers { cards }' })
   async call(@Param('id') id: string, @Req() req: Request, @Body() body: unknown): Promise<CdsHookResponseJson> {
-    // The client is checked first: an unregistered caller learns nothing about our services.
     const app = appUrl(req, this.config);
-    const caller = await this.jwt.verify(req.header('authorization'), id, `${app}${req.originalUrl.split('?')[0]}`);
-    if (id !== PATIENT_VIEW) throw new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
-    return this.patientView.evaluate(parsePatientViewRequest(body, PATIENT_VIEW), caller, app);
+    return this.patientView.call(req.header('authorization'), id, `${app}${req.originalUrl.split('?')[0]}`, body, app);
   }
 
   @ContractResponse('CdsFeedbackAckJson')
@@ -70,7 +66,7 @@ export class CdsServicesController {
     const app = appUrl(req, this.config);
     const url = `${app}${req.originalUrl.split('?')[0]}`;
     // aud: the service URL (as the spec reads), or the feedback URL itself.
-    const caller = await this.jwt.verify(req.header('authorization'), id, [url.replace(/\/feedback$/, ''), url]);
+    const caller = await this.jwt.verifyOnce(req.header('authorization'), id, [url.replace(/\/feedback$/, ''), url]);
     if (id !== PATIENT_VIEW) throw new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
     await this.cardFeedback.record(caller.issuer, id, parseFeedback(body));
     return {};

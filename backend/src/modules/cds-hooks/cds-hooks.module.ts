@@ -7,11 +7,12 @@ import { PatientViewService } from './patient-view.service';
 import { PrefillTickets } from './prefill.service';
 import { CardFeedback } from './feedback.service';
 import { CdsHooksRepository } from './cds-hooks.repository';
+import { HookSnapshots } from './hook-snapshot';
 
 /** CDS Hooks 2.0: EHRs call the published rule sets (issue 11). */
 @Module({
   imports: [AssessmentsModule],
   controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
-  providers: [CdsHooksRepository, CdsClientsService, ClientJwtVerifier, PatientViewService, PrefillTickets, CardFeedback],
+  providers: [CdsHooksRepository, CdsClientsService, ClientJwtVerifier, HookSnapshots, PatientViewService, PrefillTickets, CardFeedback],
 })
 export class CdsHooksModule {}

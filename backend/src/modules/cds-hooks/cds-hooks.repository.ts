@@ -16,6 +16,17 @@ export interface IssuedCard {
 /** What the JWT verifier needs of a client. */
 export type VerifiableClient = Pick<CdsClient, 'jwks_url' | 'jwk' | 'allowed_services' | 'allowed_fhir_servers'>;
 
+/** A hook call as it is recorded: its client JWT's id, and the generation of what it was evaluated with. */
+export interface RecordedHookCall {
+  generation: string;
+  issuer: string;
+  jti: string;
+  jti_expires_at: Date;
+}
+
+/** How recording a hook call went: done; refused because what it read has changed since (nothing written); or its jti was used. */
+export type HookCallOutcome = 'recorded' | 'stale' | 'replayed';
+
 /** The CDS Hooks tables: registered clients, seen JWT ids, issued cards and their feedback, prefill tickets. */
 @Injectable()
 export class CdsHooksRepository {
@@ -40,6 +51,21 @@ export class CdsHooksRepository {
       [issuer],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * The generation of what hook calls read (bumped by every committed change to clients, rule sets,
+   * versions and parameters) and every active client, in one snapshot.
+   */
+  async hookGenerationAndClients(): Promise<{ generation: string; clients: (VerifiableClient & { issuer: string })[] }> {
+    const rows: { generation: string; clients: (VerifiableClient & { issuer: string })[] }[] = await this.db.query(
+      `SELECT g.generation::text AS generation,
+              coalesce((SELECT json_agg(json_build_object('issuer', c.issuer, 'jwks_url', c.jwks_url, 'jwk', c.jwk,
+                                 'allowed_services', c.allowed_services, 'allowed_fhir_servers', c.allowed_fhir_servers))
+                          FROM cds_clients c WHERE c.is_active), '[]'::json) AS clients
+         FROM cds_hook_generation g`,
+    );
+    return rows[0];
   }
 
   saveClient(row: Partial<CdsClient>): Promise<CdsClient> {
@@ -92,30 +118,59 @@ export class CdsHooksRepository {
     return rows.length;
   }
 
-  // Prefill tickets
+  // Hook calls: the client JWT id, the cards and their prefill tickets
   /**
-   * A hook call's cards and their prefill tickets (one per token hash, all for the same values), in one
-   * statement: both are written or neither (plain SQL: on every hook call). Expired tickets are
-   * forgotten now and then (`sweep`), in the same statement, not on every call.
+   * Records a hook call in one statement (the only one of a call whose copy of clients and published
+   * versions is current): only if the generation is still the one the call was evaluated with, its
+   * jti is recorded (refused when already used and unexpired); only then its cards and their prefill
+   * tickets (one per token hash, all for the same values). All of it is written, or none. Expired jtis
+   * and tickets are forgotten now and then (`sweep`), in the same statement, not on every call.
    */
-  async insertCardsAndTickets(
+  async recordHookCall(
+    call: RecordedHookCall,
     serviceId: string,
     cards: readonly IssuedCard[],
     tokenHashes: string[],
-    ticket: { issuer: string; answers: readonly CdsPrefillValue[]; expires_at: Date },
+    ticket: { answers: readonly CdsPrefillValue[]; expires_at: Date },
     sweep: boolean,
-  ): Promise<void> {
-    await this.db.query(
-      `WITH swept AS (DELETE FROM cds_prefill_tickets WHERE $7::boolean AND expires_at < now()),
+  ): Promise<HookCallOutcome> {
+    const rows: { fresh: boolean; recorded: boolean }[] = await this.db.query(
+      `WITH fresh AS (SELECT generation = $1::bigint AS ok FROM cds_hook_generation),
+            jti AS (
+              INSERT INTO cds_seen_jtis (issuer, jti, expires_at) SELECT $2, $3, $4 WHERE (SELECT ok FROM fresh)
+                ON CONFLICT (issuer, jti) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE cds_seen_jtis.expires_at < now()
+              RETURNING 1),
+            swept_jtis AS (
+              DELETE FROM cds_seen_jtis WHERE $10::boolean AND expires_at < now() AND NOT (issuer = $2 AND jti = $3)),
+            swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE $10::boolean AND expires_at < now()),
             tickets AS (
               INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at)
-              SELECT h, $2, $5::jsonb, $6 FROM unnest($4::text[]) AS h)
-       INSERT INTO cds_cards (uuid, issuer, service_id, rule_set_id, rule_id, rule_version, rule_set_version)
-       SELECT uuid, $2, $3, rule_set_id, rule_id, rule_version, rule_set_version
-         FROM jsonb_to_recordset($1::jsonb) AS x(uuid uuid, rule_set_id uuid, rule_id uuid, rule_version integer, rule_set_version integer)`,
-      [JSON.stringify(cards), ticket.issuer, serviceId, tokenHashes, JSON.stringify(ticket.answers), ticket.expires_at, sweep],
+              SELECT h, $2, $8::jsonb, $9 FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
+            cards AS (
+              INSERT INTO cds_cards (uuid, issuer, service_id, rule_set_id, rule_id, rule_version, rule_set_version)
+              SELECT uuid, $2, $5, rule_set_id, rule_id, rule_version, rule_set_version
+                FROM jsonb_to_recordset($6::jsonb)
+                  AS x(uuid uuid, rule_set_id uuid, rule_id uuid, rule_version integer, rule_set_version integer)
+               WHERE EXISTS (SELECT 1 FROM jti))
+       SELECT (SELECT ok FROM fresh) AS fresh, EXISTS (SELECT 1 FROM jti) AS recorded`,
+      [
+        call.generation,
+        call.issuer,
+        call.jti,
+        call.jti_expires_at,
+        serviceId,
+        JSON.stringify(cards),
+        tokenHashes,
+        JSON.stringify(ticket.answers),
+        ticket.expires_at,
+        sweep,
+      ],
     );
+    const { fresh, recorded } = rows[0];
+    return !fresh ? 'stale' : recorded ? 'recorded' : 'replayed';
   }
+
+  // Prefill tickets
 
   /** Marks an unexpired, unused ticket redeemed and returns its values; null when there is none. */
   async redeemPrefillTicket(tokenHash: string, userId: string): Promise<{ answers: CdsPrefillValue[]; created_at: Date } | null> {

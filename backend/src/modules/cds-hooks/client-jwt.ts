@@ -4,7 +4,7 @@ import { DomainError } from '../../common/errors';
 import { CdsClientsService } from './cds-clients.service';
 import { CDS_SERVICE_IDS } from './cds-services';
 import type { HookCaller } from './patient-view.service';
-import { CdsHooksRepository } from './cds-hooks.repository';
+import { CdsHooksRepository, type VerifiableClient } from './cds-hooks.repository';
 
 /** CDS Hooks 2.0: a client JWT lives at most 5 minutes. */
 const MAX_LIFETIME_S = 300;
@@ -17,6 +17,21 @@ const ALGORITHMS = ['ES384', 'RS384', 'ES256', 'RS256'];
 const MAX_KEYS = 100;
 
 const refuse = (message: string) => new DomainError('invalid_client_jwt', message);
+/** A jti already used: refused, and known to be recorded. */
+export class ReplayedJwt extends DomainError {
+  constructor() {
+    super('invalid_client_jwt', 'The client JWT was already used (jti replayed)');
+  }
+}
+
+/** A verified client JWT: who called, and the token's id and how long it must be remembered. */
+export interface VerifiedClientJwt extends HookCaller {
+  jti: string;
+  jti_expires_at: Date;
+}
+
+/** The active client registered with an issuer, if any. */
+export type ClientLookup = (issuer: string) => VerifiableClient | null | Promise<VerifiableClient | null>;
 
 /**
  * Verifies the client JWT of a CDS Hooks request: a registered, active issuer allowed to call the
@@ -33,7 +48,29 @@ export class ClientJwtVerifier {
     private readonly repo: CdsHooksRepository,
   ) {}
 
-  async verify(authorization: string | undefined, serviceId: string, audience: string | string[]): Promise<HookCaller> {
+  /** Verifies against the client as stored now, and records the jti at once. */
+  async verifyOnce(authorization: string | undefined, serviceId: string, audience: string | string[]): Promise<HookCaller> {
+    const v = await this.verify(authorization, serviceId, audience, (iss) => this.clients.byIssuer(iss));
+    await this.record(v);
+    return { issuer: v.issuer, allowed_fhir_servers: v.allowed_fhir_servers };
+  }
+
+  /** Records a verified token's jti on its own; a second use of one still unexpired is a replay. */
+  async record(v: VerifiedClientJwt): Promise<void> {
+    // Forget expired ids now and then, not on every request.
+    if (!(await this.repo.recordJti(v.issuer, v.jti, v.jti_expires_at, Math.random() < 0.05))) throw new ReplayedJwt();
+  }
+
+  /**
+   * Verifies against the client `clientOf` gives; the jti is not recorded here: the caller records it
+   * (a patient-view call, in the statement that records the call).
+   */
+  async verify(
+    authorization: string | undefined,
+    serviceId: string,
+    audience: string | string[],
+    clientOf: ClientLookup,
+  ): Promise<VerifiedClientJwt> {
     const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(authorization ?? '');
     if (!match) throw refuse('A CDS Hooks request needs Authorization: Bearer <client JWT>');
     const token = match[1];
@@ -44,7 +81,7 @@ export class ClientJwtVerifier {
       throw refuse('The client JWT cannot be read');
     }
     if (typeof iss !== 'string' || iss === '') throw refuse('The client JWT has no iss');
-    const client = await this.clients.byIssuer(iss);
+    const client = await clientOf(iss);
     if (!client) throw refuse('The client JWT issuer is not a registered CDS client');
     // An unknown service is the caller's 404 once the client is known; a known one must be allowed.
     if ((CDS_SERVICE_IDS as readonly string[]).includes(serviceId) && !client.allowed_services.includes(serviceId))
@@ -66,15 +103,12 @@ export class ClientJwtVerifier {
     const now = Math.floor(Date.now() / 1000);
     if (payload.exp! > now + MAX_LIFETIME_S + CLOCK_TOLERANCE_S) throw refuse('The client JWT expires more than 5 minutes from now');
     if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 500) throw refuse('The client JWT needs a jti');
-    await this.once(iss, payload.jti, new Date((payload.exp! + CLOCK_TOLERANCE_S) * 1000));
-    return { issuer: iss, allowed_fhir_servers: client.allowed_fhir_servers };
-  }
-
-  /** Records the jti; a second use of one still unexpired is a replay. */
-  private async once(issuer: string, jti: string, expiresAt: Date): Promise<void> {
-    // Forget expired ids now and then, not on every request.
-    if (!(await this.repo.recordJti(issuer, jti, expiresAt, Math.random() < 0.05)))
-      throw refuse('The client JWT was already used (jti replayed)');
+    return {
+      issuer: iss,
+      allowed_fhir_servers: client.allowed_fhir_servers,
+      jti: payload.jti,
+      jti_expires_at: new Date((payload.exp! + CLOCK_TOLERANCE_S) * 1000),
+    };
   }
 
   /** A registered public JWK, imported once: keyed by its content, so an edited key is imported afresh. */

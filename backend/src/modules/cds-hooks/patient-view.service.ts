@@ -15,8 +15,10 @@ import { clinicalStep, OPERATOR_SYMBOL, unitDisplay, type Answers, type EnginePa
 import { DomainError } from '../../common/errors';
 import { formatNumber } from '../assessments';
 import { enteredOf, toResult } from '../assessments';
-import { PublishedRules, type Knowledge } from '../assessments';
-import type { PatientViewRequest } from './hook-request';
+import type { Knowledge } from '../assessments';
+import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
+import { parsePatientViewRequest, type PatientViewRequest } from './hook-request';
+import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
 import { ageOn, demographicOf, sexAnswer, type Demographic } from './demographics';
 import { bundleResources, latestValue, LOINC, searchCodes, type NoValue, type ObservedValue } from './observations';
 import { PrefillTickets } from './prefill.service';
@@ -24,6 +26,10 @@ import { PrefillTickets } from './prefill.service';
 export const PATIENT_VIEW = 'patient-view';
 const PATIENT_KEY = 'patient';
 const FETCH_TIMEOUT_MS = 5000;
+/** Evaluations of one call on successive copies, when publishes keep landing during it. */
+const MAX_ATTEMPTS = 4;
+/** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
+const REFUSALS = new Set(['invalid_client_jwt', 'fhir_server_not_allowed']);
 const SUMMARY_MAX = 140;
 
 export const observationKey = (loinc: string) => `obs-${loinc}`;
@@ -56,13 +62,14 @@ type Json = Record<string, unknown>;
 @Injectable()
 export class PatientViewService {
   constructor(
-    private readonly published: PublishedRules,
+    private readonly snapshots: HookSnapshots,
+    private readonly jwt: ClientJwtVerifier,
     private readonly prefill: PrefillTickets,
   ) {}
 
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
-    const { knowledge: k, loincCodes } = await this.published.currentWithLoincCodes();
+    const { knowledge: k, loincCodes } = await this.snapshots.fresh();
     const { measured } = needsOf(k, loincCodes);
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] = observationQuery('{{context.patientId}}', m.loinc);
@@ -77,17 +84,63 @@ export class PatientViewService {
   }
 
   /**
-   * The cards for one hook call. `appUrl` is this app's public base URL: card links open
-   * `${appUrl}/clinical-form` with a one-time prefill ticket.
+   * A call of service `serviceId` (checked after the client, so an unregistered caller learns nothing):
+   * the client JWT is verified, the body read, and the cards returned. `audience` is the service URL;
+   * `appUrl` is this app's public base URL: card links open `${appUrl}/clinical-form` with a one-time
+   * prefill ticket.
+   *
+   * The call runs on this process's copy of clients and published versions; the statement that records
+   * it checks the copy is still current, else the call is evaluated again on a fresh copy. So no card
+   * comes from a rule, version or client changed before the call was recorded, and a hook call costs
+   * one statement.
    */
-  async evaluate(req: PatientViewRequest, caller: HookCaller, appUrl: string): Promise<CdsHookResponseJson> {
+  async call(
+    authorization: string | undefined,
+    serviceId: string,
+    audience: string,
+    body: unknown,
+    appUrl: string,
+  ): Promise<CdsHookResponseJson> {
+    let snapshot = await this.snapshots.current();
+    let fresh = false;
+    for (let attempt = 1; ; attempt++) {
+      let caller: VerifiedClientJwt | undefined;
+      try {
+        caller = await this.jwt.verify(authorization, serviceId, audience, (iss) => snapshot.clients.get(iss) ?? null);
+        if (serviceId !== PATIENT_VIEW)
+          throw new DomainError('unknown_service', `No CDS service ${serviceId.slice(0, 100)}; see GET /api/cds-services`);
+        return await this.evaluate(parsePatientViewRequest(body, PATIENT_VIEW), caller, appUrl, snapshot, fresh);
+      } catch (e) {
+        if (e instanceof ReplayedJwt) throw e;
+        const again = e instanceof StaleSnapshot || (!fresh && e instanceof DomainError && REFUSALS.has(e.code));
+        if (again && attempt < MAX_ATTEMPTS) {
+          snapshot = await this.snapshots.refreshed(snapshot);
+          fresh = true;
+          continue;
+        }
+        // A verified token is spent even when its call fails, and a replayed one is refused as such, whatever its body.
+        if (caller) await this.jwt.record(caller);
+        if (again) throw new DomainError('service_unavailable', 'The published rules kept changing during this call; call again');
+        throw e;
+      }
+    }
+  }
+
+  /** The cards for one call, on `snapshot` (`fresh`: read during this call); recorded with the call. */
+  private async evaluate(
+    req: PatientViewRequest,
+    caller: VerifiedClientJwt,
+    appUrl: string,
+    snapshot: HookSnapshot,
+    fresh: boolean,
+  ): Promise<CdsHookResponseJson> {
     // Checked before anything is fetched: we call only FHIR servers the administrator registered for this client.
     if (req.fhirServer && !caller.allowed_fhir_servers.includes(req.fhirServer)) {
       const message = `fhirServer ${req.fhirServer.slice(0, 200)} is not one of this CDS client's allowed FHIR servers`;
       throw new DomainError('fhir_server_not_allowed', message, [{ field: 'fhirServer', message }]);
     }
     const now = new Date();
-    const { knowledge: k, loincCodes } = await this.published.currentWithLoincCodes();
+    const { knowledge: k, loincCodes } = snapshot;
     const { measured, demographics } = needsOf(k, loincCodes);
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
@@ -95,7 +148,7 @@ export class PatientViewService {
     await Promise.all(
       measured.map(async (m) => {
         const key = observationKey(m.loinc);
-        const resources = bundleResources(key, await this.prefetched(req, key, observationQuery(patientId, m.loinc)), 'Observation');
+        const resources = bundleResources(key, await this.prefetched(req, key, observationQuery(patientId, m.loinc), fresh), 'Observation');
         const v = latestValue(key, resources, patientId, m.parameter, m.loinc, now);
         if ('value' in v) observed.set(m.parameter.id, v);
         else missing.set(m.parameter.id, v);
@@ -104,7 +157,7 @@ export class PatientViewService {
     const fromPatient = new Map<string, string | number | boolean>();
     const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
     if (wanted.length || PATIENT_KEY in req.prefetch) {
-      const patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`), patientId);
+      const patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
       for (const d of patient ? wanted : []) {
         const v = d.kind === 'age' ? ageOn(patient!, now) : sexAnswer(patient!, d.parameter, k.rules, k.parameters);
         if (v !== null) fromPatient.set(d.parameter.id, v);
@@ -143,7 +196,12 @@ export class PatientViewService {
         rule_set_version: f ? (versionOf(f, k) ?? null) : null,
       };
     });
-    const tickets = await this.prefill.issueWithCards(caller.issuer, PATIENT_VIEW, prefill, issued);
+    const tickets = await this.prefill.issueWithCards(
+      { generation: snapshot.generation, issuer: caller.issuer, jti: caller.jti, jti_expires_at: caller.jti_expires_at },
+      PATIENT_VIEW,
+      prefill,
+      issued,
+    );
     cards.forEach((c, i) => {
       c.links = [
         {
@@ -156,13 +214,17 @@ export class PatientViewService {
     return { cards };
   }
 
-  /** The prefetched value, else a fetch from the EHR's FHIR server with the token it gave (never kept). */
-  private async prefetched(req: PatientViewRequest, key: string, query: string): Promise<unknown> {
+  /**
+   * The prefetched value, else a fetch from the EHR's FHIR server with the token it gave (never kept),
+   * only on a copy read during this call (the server must still be one the client is allowed).
+   */
+  private async prefetched(req: PatientViewRequest, key: string, query: string, fresh: boolean): Promise<unknown> {
     if (key in req.prefetch) return req.prefetch[key];
     if (!req.fhirServer)
       throw new DomainError('fhir_data_unavailable', `prefetch.${key} is missing and no fhirServer was given to fetch it from`, [
         { field: `prefetch.${key}`, message: 'missing' },
       ]);
+    if (!fresh) throw new StaleSnapshot();
     const headers: Record<string, string> = { accept: 'application/fhir+json' };
     if (req.fhirAuthorization) headers.authorization = `Bearer ${req.fhirAuthorization.access_token}`;
     let res: Response;

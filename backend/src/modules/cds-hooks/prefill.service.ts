@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CDS_PREFILL_TTL_MINUTES, type CdsPrefillJson, type CdsPrefillValue } from '@cds/contracts';
 import { DomainError } from '../../common/errors';
-import { CdsHooksRepository, type IssuedCard } from './cds-hooks.repository';
+import { CdsHooksRepository, type IssuedCard, type RecordedHookCall } from './cds-hooks.repository';
+import { ReplayedJwt } from './client-jwt';
+import { StaleSnapshot } from './hook-snapshot';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -16,27 +18,30 @@ export class PrefillTickets {
   constructor(private readonly repo: CdsHooksRepository) {}
 
   /**
-   * Records a hook call's cards (what feedback on each maps back to) with one ticket per card for the
-   * same values, so each card's link works once: one statement, both written or neither. Returns the
-   * tokens, in the cards' order.
+   * Records a hook call (its jti) with its cards (what feedback on each maps back to) and one ticket per
+   * card for the same values, so each card's link works once: one statement, all written or none.
+   * Returns the tokens, in the cards' order; throws StaleSnapshot when what the call was evaluated with
+   * has changed since (nothing is written), and the replay refusal when its jti was already used.
    */
   async issueWithCards(
-    issuer: string,
+    call: RecordedHookCall,
     serviceId: string,
     values: readonly CdsPrefillValue[],
     cards: readonly IssuedCard[],
   ): Promise<string[]> {
-    if (cards.length === 0) return [];
     const tokens = cards.map(() => randomBytes(24).toString('base64url'));
     const expires_at = new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000);
-    // Forget expired tickets now and then, not on every call.
-    await this.repo.insertCardsAndTickets(
+    // Forget expired ids and tickets now and then, not on every call.
+    const outcome = await this.repo.recordHookCall(
+      call,
       serviceId,
       cards,
       tokens.map(hash),
-      { issuer, answers: values, expires_at },
+      { answers: values, expires_at },
       Math.random() < 0.05,
     );
+    if (outcome === 'stale') throw new StaleSnapshot();
+    if (outcome === 'replayed') throw new ReplayedJwt();
     return tokens;
   }
 
