@@ -32,7 +32,10 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
         headers: { ...req.headers, 'x-forwarded-for': forwardedFor },
       },
       (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
+        // Hop-by-hop headers are the upstream connection's, not the client's: forwarded, the API's
+        // "Keep-Alive: timeout=65" told the client to reuse sockets this server had already closed.
+        const { connection: _c, 'keep-alive': _k, ...headers } = up.headers;
+        res.writeHead(up.statusCode ?? 502, headers);
         up.pipe(res);
       },
     );
@@ -44,6 +47,9 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     });
     req.pipe(upstream);
   });
+  // As a real load balancer (nginx: 75 s): idle client connections outlive a test's pauses.
+  server.keepAliveTimeout = 75_000;
+  server.headersTimeout = 76_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
