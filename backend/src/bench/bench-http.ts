@@ -82,7 +82,9 @@ export function postgresCpuMicros(): number | undefined {
       const close = stat.lastIndexOf(')');
       if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
       const fields = stat.slice(close + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+      // utime, stime (fields 14 and 15 of stat), and cutime, cstime (16, 17): a backend that has exited
+      // is counted in the postmaster's children's time once reaped, so the sum never goes backwards.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // The process ended between the listing and the read.
     }
