@@ -748,6 +748,25 @@ describe('client JWT (CDS Hooks security)', () => {
 describe("a process's copy of clients and published versions is checked on every call", () => {
   const cardsOf = (res: Awaited<ReturnType<typeof call>>) => expectCardsResponse(expectStatus(res, 200, 'patient-view').body);
 
+  it('every committed change to clients, rule sets, versions or parameters moves the generation, once per transaction; a rolled-back one does not', async () => {
+    const generation = async () => BigInt((await t.db.query(`SELECT generation::text AS g FROM cds_hook_generation`))[0].g);
+    const start = await generation();
+    await t.db.transaction(async (m) => {
+      await m.query(`UPDATE parameters SET updated_at = updated_at WHERE id = ANY($1::uuid[])`, [Object.values(p).map((x) => x.id)]);
+      await m.query(`UPDATE rule_sets SET updated_at = updated_at WHERE id = $1`, [adultCareSetId]);
+    });
+    expect(await generation()).toBe(start + 1n);
+    await t.db.query(`UPDATE cds_clients SET updated_at = updated_at WHERE issuer = $1`, [ehr.issuer]);
+    expect(await generation()).toBe(start + 2n);
+    await expect(
+      t.db.transaction(async (m) => {
+        await m.query(`UPDATE rule_sets SET updated_at = updated_at WHERE id = $1`, [adultCareSetId]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await generation()).toBe(start + 2n);
+  });
+
   it('a rule set deactivated in another process after this one read its copy: the very next call has no card from it', async () => {
     const prefetch = await prefetchFor(patients['a1c-diabetes']);
     const body = () => hookRequest(patients['a1c-diabetes'], { prefetch });

@@ -18,9 +18,13 @@ export class CdsHookGeneration1796000000000 implements MigrationInterface {
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "cds_hook_generation" ("id" boolean PRIMARY KEY DEFAULT true CHECK ("id"), "generation" bigint NOT NULL)`);
     await q.query(`INSERT INTO "cds_hook_generation" ("generation") VALUES (1)`);
+    // Once per transaction, however many rows it changed (a flag local to the transaction).
     await q.query(`CREATE FUNCTION "bump_cds_hook_generation"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        UPDATE "cds_hook_generation" SET "generation" = "generation" + 1;
+        IF current_setting('cds.hook_generation_bumped', true) IS DISTINCT FROM 'on' THEN
+          UPDATE "cds_hook_generation" SET "generation" = "generation" + 1;
+          PERFORM set_config('cds.hook_generation_bumped', 'on', true);
+        END IF;
         RETURN NULL;
       END $$`);
     for (const t of WATCHED) {
