@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '@medplum/fhirtypes';
 import { CdsHooksRepository } from '../../backend/src/modules/cds-hooks/cds-hooks.repository';
+import { HookSnapshots } from '../../backend/src/modules/cds-hooks/hook-snapshot';
 import { PATIENT_VIEW } from '../../backend/src/modules/cds-hooks/patient-view.service';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, type TestUser } from '../support/factories';
@@ -834,6 +835,31 @@ describe("a process's copy of clients and published versions is checked on every
       await client.close();
       await server.close();
     }
+  });
+
+  it('a call whose rules keep changing while it is evaluated is 503 with Retry-After, writes nothing, and its token stays good', async () => {
+    const snapshots = t.runtime.app.get(HookSnapshots);
+    const real = await snapshots.current();
+    // Every copy it gets is of a generation already gone, as when publishes keep landing during the call.
+    const gone = { ...real, generation: '0' };
+    const current = jest.spyOn(snapshots, 'current').mockResolvedValue(gone);
+    const refreshed = jest.spyOn(snapshots, 'refreshed').mockResolvedValue(gone);
+    const jti = randomUUID();
+    const token = await ehr.sign(serviceUrl, { jti });
+    const body = hookRequest(patients['a1c-diabetes'], { prefetch: await prefetchFor(patients['a1c-diabetes']) });
+    try {
+      const res = await call(body, token);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 503, code: 'service_unavailable' });
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(refreshed).toHaveBeenCalledTimes(3);
+      expect(await t.db.query(`SELECT 1 FROM cds_seen_jtis WHERE jti = $1`, [jti])).toEqual([]);
+    } finally {
+      current.mockRestore();
+      refreshed.mockRestore();
+    }
+    expect(
+      byRule(expectCardsResponse(expectStatus(await call(body, token), 200, 'the same call again').body), 'Diabetes by HbA1c'),
+    ).toBeDefined();
   });
 
   it('a call that fails after its token was verified still spends the jti, and a replay is refused as such whatever its body', async () => {

@@ -118,9 +118,10 @@ export class PatientViewService {
           fresh = true;
           continue;
         }
+        // Nothing was decided: the token stays unspent, so the EHR may send the same call again.
+        if (again) throw new DomainError('service_unavailable', 'The published rules kept changing during this call; call again');
         // A verified token is spent even when its call fails, and a replayed one is refused as such, whatever its body.
         if (caller) await this.jwt.record(caller);
-        if (again) throw new DomainError('service_unavailable', 'The published rules kept changing during this call; call again');
         throw e;
       }
     }
