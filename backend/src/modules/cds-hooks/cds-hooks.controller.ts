@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { DomainError } from '../../common/errors';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthUser } from '../../common/auth-user';
 import {
@@ -21,7 +20,7 @@ import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
 import { parseFeedback } from './feedback';
 import { CardFeedback } from './feedback.service';
-import { PATIENT_VIEW, PatientViewService } from './patient-view.service';
+import { PATIENT_VIEW, PatientViewService, unknownService } from './patient-view.service';
 import { RedeemPrefillDto } from './prefill.dto';
 import { PrefillTickets } from './prefill.service';
 
@@ -67,7 +66,7 @@ export class CdsServicesController {
     const url = `${app}${req.originalUrl.split('?')[0]}`;
     // aud: the service URL (as the spec reads), or the feedback URL itself.
     const caller = await this.jwt.verifyOnce(req.header('authorization'), id, [url.replace(/\/feedback$/, ''), url]);
-    if (id !== PATIENT_VIEW) throw new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
+    if (id !== PATIENT_VIEW) throw unknownService(id);
     await this.cardFeedback.record(caller.issuer, id, parseFeedback(body));
     return {};
   }

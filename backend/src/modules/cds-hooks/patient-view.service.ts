@@ -34,6 +34,10 @@ const SUMMARY_MAX = 140;
 
 export const observationKey = (loinc: string) => `obs-${loinc}`;
 
+/** A service id this app does not offer (404): said only to a verified client. */
+export const unknownService = (id: string) =>
+  new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
+
 /** Who called: the verified client, and what it may name as fhirServer. */
 export interface HookCaller {
   issuer: string;
@@ -107,8 +111,7 @@ export class PatientViewService {
       let caller: VerifiedClientJwt | undefined;
       try {
         caller = await this.jwt.verify(authorization, serviceId, audience, (iss) => snapshot.clients.get(iss) ?? null);
-        if (serviceId !== PATIENT_VIEW)
-          throw new DomainError('unknown_service', `No CDS service ${serviceId.slice(0, 100)}; see GET /api/cds-services`);
+        if (serviceId !== PATIENT_VIEW) throw unknownService(serviceId);
         return await this.evaluate(parsePatientViewRequest(body, PATIENT_VIEW), caller, appUrl, snapshot, fresh);
       } catch (e) {
         if (e instanceof ReplayedJwt) throw e;
