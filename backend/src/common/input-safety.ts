@@ -6,13 +6,15 @@ export const MAX_JSON_DEPTH = 32;
 /**
  * Counts bracket nesting in raw JSON before JSON.parse runs, so a 25 kB body of nested
  * objects is refused at the edge instead of overflowing the stack in validation.
- * Returns false as soon as the depth exceeds `max`.
+ * Returns false as soon as the depth exceeds `max`. Takes the text or its UTF-8 bytes: every
+ * character counted is ASCII, and no byte of a multi-byte UTF-8 sequence is below 0x80.
  */
-export function jsonDepthWithin(text: string, max = MAX_JSON_DEPTH): boolean {
+export function jsonDepthWithin(text: string | Uint8Array, max = MAX_JSON_DEPTH): boolean {
+  const bytes = typeof text !== 'string';
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes ? text[i] : text.charCodeAt(i);
     if (inString) {
       if (c === 0x5c)
         i++; // backslash: skip the escaped character
@@ -25,9 +27,9 @@ export function jsonDepthWithin(text: string, max = MAX_JSON_DEPTH): boolean {
   return true;
 }
 
-/** body-parser `verify` hook: a body nested too deeply is a 400 `invalid_json`. */
+/** body-parser `verify` hook: a body nested too deeply is a 400 `invalid_json`. Reads the bytes: no copy of the body as text. */
 export function verifyJsonDepth(_req: unknown, _res: unknown, buf: Buffer) {
-  if (!jsonDepthWithin(buf.toString('utf8'))) {
+  if (!jsonDepthWithin(buf)) {
     throw Object.assign(new Error('JSON nested too deeply'), { status: 400, type: 'entity.too.deep' });
   }
 }
@@ -45,23 +47,27 @@ export function assertSafeInput(value: unknown, field: string): void {
   if (problem) throw new DomainError('validation_failed', problem.message, [problem]);
 }
 
+/** A field's path as segments, pushed and popped during the walk; joined into text only for the problem reported. */
+type Path = (string | number)[];
+const joined = (path: Path) => path.join('.');
+
 function findUnsafe(value: unknown, field: string, depth: number): { field: string; message: string } | undefined {
-  if (typeof value === 'string') return unsafeText(value, field);
+  return unsafeIn(value, field ? [field] : [], depth);
+}
+
+function unsafeIn(value: unknown, path: Path, depth: number): { field: string; message: string } | undefined {
+  if (typeof value === 'string') return unsafeText(value, path);
   if (value === null || typeof value !== 'object') return undefined;
-  if (depth > MAX_JSON_DEPTH) return { field, message: `${field} is nested too deeply` };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnsafe(value[i], `${field}.${i}`, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const path = field ? `${field}.${key}` : key;
-    if (PROTO_KEYS.has(key)) return { field: path, message: `Unknown field '${path}'` };
-    const badKey = unsafeText(key, path);
-    if (badKey) return badKey;
-    const found = findUnsafe((value as Record<string, unknown>)[key], path, depth + 1);
+  if (depth > MAX_JSON_DEPTH) return { field: joined(path), message: `${joined(path)} is nested too deeply` };
+  const keys: (string | number)[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+  for (const key of keys) {
+    path.push(key);
+    const found =
+      typeof key === 'string' && PROTO_KEYS.has(key)
+        ? { field: joined(path), message: `Unknown field '${joined(path)}'` }
+        : ((typeof key === 'string' ? unsafeText(key, path) : undefined) ??
+          unsafeIn((value as Record<string | number, unknown>)[key], path, depth + 1));
+    path.pop();
     if (found) return found;
   }
   return undefined;
@@ -69,8 +75,13 @@ function findUnsafe(value: unknown, field: string, depth: number): { field: stri
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function unsafeText(text: string, field: string): { field: string; message: string } | undefined {
+function hasUnsafeText(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
+
+function unsafeText(text: string, path: Path): { field: string; message: string } | undefined {
+  if (!hasUnsafeText(text)) return undefined;
+  const field = joined(path);
   if (text.includes('\u0000')) return { field, message: `${field || 'value'} must not contain NUL characters` };
-  if (LONE_SURROGATE.test(text)) return { field, message: `${field || 'value'} must be well-formed Unicode text` };
-  return undefined;
+  return { field, message: `${field || 'value'} must be well-formed Unicode text` };
 }
