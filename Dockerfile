@@ -15,4 +15,4 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app /app
 EXPOSE 3000
-CMD ["node", "backend/dist/main.js"]
+CMD ["node", "--experimental-async-context-frame", "--max-semi-space-size=64", "backend/dist/main.js"]

@@ -30,6 +30,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger, bodyParser: false });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // API responses are never cached (no-store below), so an ETag is a hash of every body for nothing.
+  // Static files keep theirs: express.static sets its own.
+  app.set('etag', false);
   // A proxy that keeps upstream connections alive (nginx keepalive_timeout defaults to 60 s) must
   // never reuse a socket Node has just closed: that race resets a request in flight, and a POST is
   // not retried. Node's default of 5 s lost an answer under load in the multi-process test.

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_NODE_FLAGS } from '../../backend/src/node-flags';
 import { spawnApi } from '../support/api-process';
 import { createTestDatabase } from '../support/app';
 import { waitFor } from '../support/polling';
@@ -29,6 +30,30 @@ it('refuses API_PROCESSES > 1 on the embedded database before starting anything'
     expect(await api.exited).toBe(1);
     expect(api.output()).toContain('API_PROCESSES: more than 1 needs DATABASE_URL');
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it("puts the request's id on log lines written deep inside it, with npm start's Node flags (AsyncLocalStorage on async context frames)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-flags-'));
+  const api = spawnApi({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', JWT_SECRET: randomBytes(32).toString('hex') });
+  try {
+    const url = (await api.ready).replace('localhost', '127.0.0.1');
+    // The first account's log line is written after the database has answered several awaits.
+    const res = await fetch(`${url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'trace-first-account' },
+      body: JSON.stringify({ email: 'first.admin@clinic.test', password: 'correct horse battery staple' }),
+    });
+    expect(res.status).toBe(201);
+    await waitFor(() => api.output().includes('became super_admin'), { what: 'the first-account log line' });
+    const line = api
+      .output()
+      .split('\n')
+      .find((l) => l.includes('became super_admin'))!;
+    expect(JSON.parse(line)).toMatchObject({ request_id: 'trace-first-account', context: 'Auth' });
+  } finally {
+    await api.stop('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -61,6 +86,9 @@ it('refuses API_PROCESSES > 1 on the embedded database before starting anything'
       const url = urls[0];
       const first = childrenOf(api.child.pid!);
       expect(first).toHaveLength(2);
+      // node:cluster starts each API process with the primary's Node flags (npm start's).
+      for (const pid of first)
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...API_NODE_FLAGS]));
       for (let i = 0; i < 4; i++) expect((await fetch(`${url}/api/health`)).status).toBe(200);
 
       process.kill(first[0], 'SIGKILL');

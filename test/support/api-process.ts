@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { API_NODE_FLAGS } from '../../backend/src/node-flags';
 
 export interface ApiProcess {
   child: ChildProcess;
@@ -11,12 +12,12 @@ export interface ApiProcess {
 }
 
 /**
- * `npm start` as a real child process, from the TypeScript sources. `readyLine` is what it
+ * `npm start` as a real child process (with its Node flags), from the TypeScript sources. `readyLine` is what it
  * prints once serving: one process names its URL; a cluster primary (API_PROCESSES) counts its
  * processes.
  */
 export function spawnApi(env: Record<string, string | undefined>, readyLine = /running at (http:\/\/\S+)/): ApiProcess {
-  const child = spawn(process.execPath, [join(__dirname, 'app-main.cjs')], {
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, join(__dirname, 'app-main.cjs')], {
     // Only what the process needs: no inherited DATABASE_URL or REDIS_URL by accident.
     env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

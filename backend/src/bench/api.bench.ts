@@ -23,6 +23,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../config/app-config';
 import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
 import { useProcessLogOutput } from '../common/logger';
+import { API_NODE_FLAGS } from '../node-flags';
 import { startRuntime, type Runtime } from '../runtime';
 import { serveBareCeiling } from './bare-ceiling';
 import { scratchDatabase } from './bench-scratch';
@@ -187,7 +188,7 @@ function apiProcess(
   env: NodeJS.ProcessEnv,
   role: 'BENCH_API_PROCESS' | 'BENCH_BARE' = 'BENCH_API_PROCESS',
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(__filename, [], { env: { ...env, [role]: '1' } });
+  const child = fork(__filename, [], { env: { ...env, [role]: '1' }, execArgv: [...process.execArgv, ...API_NODE_FLAGS] });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve({ url: m.url, child }));
     child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
@@ -268,6 +269,12 @@ const line = (label: string, r: LoadResult) => {
 };
 
 async function main() {
+  // The first API process is this one: it runs with npm start's Node flags, or runs itself again with them.
+  if (!API_NODE_FLAGS.every((f) => process.execArgv.includes(f))) {
+    const again = fork(__filename, process.argv.slice(2), { execArgv: [...process.execArgv, ...API_NODE_FLAGS] });
+    process.exitCode = await new Promise<number>((resolve) => again.once('exit', (code) => resolve(code ?? 1)));
+    return;
+  }
   const loadBefore = loadavg();
   const { name, admin, env, drop } = await scratchDatabase('api', process.env.BENCH_LOG_LEVEL ?? 'silent');
   const scratch = new URL(env.DATABASE_URL!);

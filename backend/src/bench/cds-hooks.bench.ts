@@ -17,7 +17,8 @@
  * ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS
  * (default 30: the memory repository searches slowly). CPU_PROF=1 adds a profiled pass of the
  * prefetch scenario (after the measured ones, so the figures are not disturbed) and prints the first
- * API process's top functions by self time; the .cpuprofile is kept under the tmp dir.
+ * API process's top functions by self time; the .cpuprofile is kept under the tmp dir. HEAP_PROF=1 does the
+ * same with V8's sampling heap profiler: the functions that allocate most (what the garbage collector pays for).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -30,6 +31,7 @@ import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { seededRandom } from '@cds/engine';
 import { loadConfig } from '../config/app-config';
+import { API_NODE_FLAGS } from '../node-flags';
 import { startRuntime } from '../runtime';
 import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
 import { scratchDatabase } from './bench-scratch';
@@ -46,6 +48,7 @@ const FHIR_CONCURRENCY = Number(process.env.FHIR_CONCURRENCY ?? 2);
 const WARMUP_ROUNDS = 3;
 const PATIENTS = Number(process.env.PATIENTS ?? 30);
 const PROFILE = !!process.env.CPU_PROF;
+const HEAP_PROFILE = !!process.env.HEAP_PROF;
 /** API processes on the one database, as `npm start` with API_PROCESSES runs them; the load spreads calls round-robin. */
 const API_PROCESSES = Number(process.env.API_PROCESSES ?? 1);
 if (API_PROCESSES > 1 && !process.env.REDIS_URL) throw new Error('API_PROCESSES > 1 needs REDIS_URL, as npm start does');
@@ -158,6 +161,21 @@ async function serveApi() {
         .then(() => session.post('Profiler.setSamplingInterval', { interval: 200 }))
         .then(() => session.post('Profiler.start'))
         .then(() => process.send!('profiling'));
+    } else if (m === 'heap-start') {
+      session.connect();
+      void session
+        .post('HeapProfiler.startSampling', {
+          samplingInterval: 16_384,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        })
+        .then(() => process.send!('profiling'));
+    } else if (m.startsWith('heap-stop ')) {
+      void session.post('HeapProfiler.stopSampling').then(({ profile }) => {
+        writeFileSync(m.slice('heap-stop '.length), JSON.stringify(profile));
+        session.disconnect();
+        process.send!('profiled');
+      });
     } else if (m.startsWith('profile-stop ')) {
       void session.post('Profiler.stop').then(({ profile }) => {
         writeFileSync(m.slice('profile-stop '.length), JSON.stringify(profile));
@@ -169,7 +187,7 @@ async function serveApi() {
 }
 
 function startApi(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(__filename, [], { env: { ...env, BENCH_API_PROCESS: '1' } });
+  const child = fork(__filename, [], { env: { ...env, BENCH_API_PROCESS: '1' }, execArgv: [...process.execArgv, ...API_NODE_FLAGS] });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve({ url: m.url, child }));
     child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
@@ -408,6 +426,32 @@ function profileSummary(profile: { nodes: ProfileNode[]; samples: number[]; time
     ...top(where, 15),
   ];
 }
+/** Bytes allocated (sampled) by function, from a sampling heap profile. */
+function heapSummary(profile: { head: HeapNode }): string[] {
+  const fn = new Map<string, number>();
+  let total = 0;
+  const walk = (n: HeapNode) => {
+    const { functionName, url, lineNumber } = n.callFrame;
+    const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '');
+    const label = `${functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    fn.set(label, (fn.get(label) ?? 0) + n.selfSize);
+    total += n.selfSize;
+    n.children.forEach(walk);
+  };
+  walk(profile.head);
+  return [
+    `top allocating functions (${(total / 1024 / 1024).toFixed(0)} MB sampled):`,
+    ...[...fn.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 30)
+      .map(([k, b]) => `  ${((100 * b) / total).toFixed(1).padStart(5)} %  ${k}`),
+  ];
+}
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -504,6 +548,14 @@ async function main() {
       await ask(apis[0], `profile-stop ${file}`);
       console.log(`CPU profile of the first API process over a prefetch pass: ${file}`);
       for (const l of profileSummary(JSON.parse(readFileSync(file, 'utf8')))) console.log(l);
+    }
+    if (HEAP_PROFILE) {
+      const file = join(tmpdir(), `cds-bench-${Date.now()}.heapprofile`);
+      await ask(apis[0], 'heap-start');
+      await run('prefetch', withPrefetch);
+      await ask(apis[0], `heap-stop ${file}`);
+      console.log(`Allocation profile of the first API process over a prefetch pass: ${file}`);
+      for (const l of heapSummary(JSON.parse(readFileSync(file, 'utf8')))) console.log(l);
     }
     console.log(
       `load average before: ${loadBefore.map((n) => n.toFixed(2)).join(' ')}; after: ${loadavg()
