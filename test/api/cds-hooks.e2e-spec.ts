@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '@medplum/fhirtypes';
+import { DataSource } from 'typeorm';
 import { CdsHooksRepository } from '../../backend/src/modules/cds-hooks/cds-hooks.repository';
 import { HookSnapshots } from '../../backend/src/modules/cds-hooks/hook-snapshot';
 import { PATIENT_VIEW } from '../../backend/src/modules/cds-hooks/patient-view.service';
@@ -397,6 +398,28 @@ describe('card links: the assessment in this app, prefilled through a one-time t
     // The same jti again: a replay, nothing written.
     expect(await repo.recordHookCall(callWith(jtiA), PATIENT_VIEW, [card(cardD)], [hashD], ticket, false)).toBe('replayed');
     expect(await kept()).toEqual({ cards: [cardA], tickets: [hashA], jtis: [jtiA] });
+  });
+
+  it('the recording statement is prepared once per connection on PostgreSQL, and unnamed on the embedded database (one session behind every connection)', async () => {
+    const repo = t.runtime.app.get(CdsHooksRepository);
+    const db = t.runtime.app.get(DataSource);
+    const [{ generation }] = await t.db.query(`SELECT generation::text AS generation FROM cds_hook_generation`);
+    const record = () =>
+      repo.recordHookCall(
+        { generation, issuer: ehr.issuer, jti: randomUUID(), jti_expires_at: new Date(Date.now() + 60_000) },
+        PATIENT_VIEW,
+        [{ uuid: randomUUID(), rule_set_id: null, rule_id: null, rule_version: null, rule_set_version: null }],
+        [randomUUID()],
+        { answers: [], expires_at: new Date(Date.now() + 60_000) },
+        false,
+      );
+    // Many at once, over several pool connections: each prepares the statement once, and none collides.
+    expect(await Promise.all(Array.from({ length: 12 }, record))).toEqual(Array(12).fill('recorded'));
+    expect(await record()).toBe('recorded');
+    // The pool hands out the connection released last: the one that just recorded.
+    const names = (await db.query(`SELECT name FROM pg_prepared_statements`)).map((r: { name: string }) => r.name);
+    if (process.env.DATABASE_URL) expect(names).toContain('cds_record_hook_call');
+    else expect(names).not.toContain('cds_record_hook_call');
   });
 
   it('a signed-in clinician redeems a ticket once: the values as observed, with unit and date', async () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { CdsPrefillValue } from '@cds/contracts';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { preparedQuery } from '../../database/prepared';
 import { CdsCardIssued, CdsClient } from './cds-client.entity';
 
 /** What a card stands for, kept when it is issued. */
@@ -134,7 +135,9 @@ export class CdsHooksRepository {
     ticket: { answers: readonly CdsPrefillValue[]; expires_at: Date },
     sweep: boolean,
   ): Promise<HookCallOutcome> {
-    const rows: { fresh: boolean; recorded: boolean }[] = await this.db.query(
+    const rows = await preparedQuery<{ fresh: boolean; recorded: boolean }>(
+      this.db,
+      'cds_record_hook_call',
       `WITH fresh AS (SELECT generation = $1::bigint AS ok FROM cds_hook_generation),
             jti AS (
               INSERT INTO cds_seen_jtis (issuer, jti, expires_at) SELECT $2, $3, $4 WHERE (SELECT ok FROM fresh)
