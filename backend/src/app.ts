@@ -11,8 +11,7 @@ import type { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './common/error.filter';
 import { withContractSchemas } from './common/contract-response';
 import { AppLogger } from './common/logger';
-import { PageInterceptor } from './common/page.interceptor';
-import { ReadOnlyEchoInterceptor } from './common/read-only-echo.interceptor';
+import { returnPagesAsLists } from './common/page-response';
 import { requestContext } from './common/request-context';
 import { validationPipe } from './common/validation';
 import { verifyJsonDepth } from './common/input-safety';
@@ -74,7 +73,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.setGlobalPrefix('api');
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalInterceptors(new PageInterceptor(), new ReadOnlyEchoInterceptor());
+  returnPagesAsLists(app.getHttpAdapter().getInstance());
 
   const openApi = new DocumentBuilder()
     .setTitle('Diabetes clinical decision support API')

@@ -1,4 +1,8 @@
 import { Agent, request } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { ReadOnlyEchoInterceptor } from '../../backend/src/common/read-only-echo.interceptor';
 import { startTestApp, type TestApp } from '../support/app';
 import { counts, createCast, PASSWORD, uniqueEmail } from '../support/factories';
 
@@ -136,5 +140,28 @@ describe('cross-cutting HTTP behaviour', () => {
     const res = await t.http().get('/api/docs-json');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/auth/signup', '/api/me', '/api/users/{id}/role']));
+  });
+});
+
+describe('interceptors only where they are needed', () => {
+  // No global interceptor (each puts every route through RxJS); the read-only echo is on the controllers with PUT routes.
+  it('every controller with a PUT route drops read-only echoes (react-admin sends the whole record)', () => {
+    const missing: string[] = [];
+    let withPut = 0;
+    for (const module of t.runtime.app.get(ModulesContainer).values()) {
+      for (const { metatype } of module.controllers.values()) {
+        const proto = (metatype as { prototype: object }).prototype;
+        const puts = Object.getOwnPropertyNames(proto).filter((name) => {
+          const handler = (proto as Record<string, unknown>)[name];
+          return typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.PUT;
+        });
+        if (!puts.length) continue;
+        withPut += 1;
+        const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, metatype as object) ?? []) as unknown[];
+        if (!interceptors.includes(ReadOnlyEchoInterceptor)) missing.push(`${(metatype as { name: string }).name}: ${puts.join(', ')}`);
+      }
+    }
+    expect(withPut).toBeGreaterThanOrEqual(6);
+    expect(missing).toEqual([]);
   });
 });

@@ -28,7 +28,8 @@ function writableFields(ctx: ExecutionContext): Set<string> | undefined {
  * react-admin's simple-rest client PUTs the whole record as GET returned it, read-only fields
  * (id, created_at, version, ...) included. Fields the DTO does not accept are dropped here when
  * they equal what GET returns now; a changed read-only field is refused by name, and a field
- * GET does not return stays for the validation pipe to refuse as unknown.
+ * GET does not return stays for the validation pipe to refuse as unknown. Used on the controllers
+ * with PUT routes (test/api/http-conventions holds them to it), not globally: see page-response.ts.
  */
 @Injectable()
 export class ReadOnlyEchoInterceptor implements NestInterceptor {

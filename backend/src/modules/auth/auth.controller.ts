@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -18,6 +19,7 @@ const badQuery = (field: string, message: string) => new DomainError('validation
 
 @ApiTags('auth')
 @Controller('auth')
+@UseInterceptors(ReadOnlyEchoInterceptor)
 export class AuthController {
   constructor(
     private readonly auth: AuthService,

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, UseInterceptors } from '@nestjs/common';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -101,6 +102,7 @@ export class CdsPrefillController {
 @ApiBearerAuth()
 @Roles('admin', 'super_admin')
 @Controller('cds-clients')
+@UseInterceptors(ReadOnlyEchoInterceptor)
 export class CdsClientsController {
   constructor(private readonly clients: CdsClientsService) {}
 

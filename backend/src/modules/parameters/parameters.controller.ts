@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseInterceptors } from '@nestjs/common';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ParameterChangeJson, ParameterJson, SeedResultJson } from '@cds/contracts';
 import { ADMIN_ROLES } from '@cds/contracts';
@@ -20,6 +21,7 @@ import { ContractResponse } from '../../common/contract-response';
 @ApiTags('parameters')
 @ApiBearerAuth()
 @Controller('parameters')
+@UseInterceptors(ReadOnlyEchoInterceptor)
 export class ParametersController {
   constructor(private readonly parameters: ParametersService) {}
 

@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, Patch, Post, Put, Query, type PipeTransform } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Injectable,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  type PipeTransform,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type {
   AnalysisJson,
@@ -46,6 +61,7 @@ export class VersionNumberPipe implements PipeTransform<string, number> {
 @ApiBearerAuth()
 @Roles(...ADMIN_ROLES)
 @Controller('rule-sets')
+@UseInterceptors(ReadOnlyEchoInterceptor)
 export class RuleSetsController {
   constructor(
     private readonly ruleSets: RuleSetsService,

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { RuleJson, TestCaseJson, RuleTestResultJson } from '@cds/contracts';
 import { ADMIN_ROLES } from '@cds/contracts';
@@ -13,6 +14,7 @@ import { ContractResponse } from '../../common/contract-response';
 @ApiBearerAuth()
 @Roles(...ADMIN_ROLES)
 @Controller('rules')
+@UseInterceptors(ReadOnlyEchoInterceptor)
 export class RulesController {
   constructor(private readonly rules: RulesService) {}
 

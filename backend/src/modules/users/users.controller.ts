@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Param, Patch, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Put, Query, UseInterceptors } from '@nestjs/common';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type ActivityItemJson, type MeJson, type ProfileJson, type StatsJson, type UserListItemJson } from '@cds/contracts';
 import { Page, parseListQuery } from '../../common/pagination';
@@ -34,6 +35,7 @@ export class MeController {
 @ApiBearerAuth()
 @Roles(...ADMIN_ROLES)
 @Controller('users')
+@UseInterceptors(ReadOnlyEchoInterceptor)
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
