@@ -47,8 +47,44 @@ const FHIR_ROUNDS = Number(process.env.FHIR_ROUNDS ?? 10);
 const FHIR_CONCURRENCY = Number(process.env.FHIR_CONCURRENCY ?? 2);
 const WARMUP_ROUNDS = 3;
 const PATIENTS = Number(process.env.PATIENTS ?? 30);
-const PROFILE = !!process.env.CPU_PROF;
-const HEAP_PROFILE = !!process.env.HEAP_PROF;
+/** The profiled passes asked for: CPU_PROF=1 (V8's CPU profiler), HEAP_PROF=1 (its sampling heap profiler). */
+const PROFILES = (['cpu', 'heap'] as const).filter((kind) => process.env[kind === 'cpu' ? 'CPU_PROF' : 'HEAP_PROF']);
+type ProfileKind = (typeof PROFILES)[number];
+/** How each profiler is started and stopped over the inspector protocol, and how its profile is summed up. */
+interface Profiler {
+  /** Inspector calls, in order, that start it. */
+  start: { method: string; params?: object }[];
+  stop: string;
+  extension: string;
+  title: string;
+  summary(profile: unknown): string[];
+}
+const PROFILERS: Record<ProfileKind, Profiler> = {
+  cpu: {
+    start: [
+      { method: 'Profiler.enable' },
+      { method: 'Profiler.setSamplingInterval', params: { interval: 200 } },
+      { method: 'Profiler.start' },
+    ],
+    stop: 'Profiler.stop',
+    extension: 'cpuprofile',
+    title: 'CPU profile',
+    summary: (profile) => profileSummary(profile as Parameters<typeof profileSummary>[0]),
+  },
+  heap: {
+    // Objects already collected count too: what the garbage collector pays for is every allocation.
+    start: [
+      {
+        method: 'HeapProfiler.startSampling',
+        params: { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true },
+      },
+    ],
+    stop: 'HeapProfiler.stopSampling',
+    extension: 'heapprofile',
+    title: 'Allocation profile',
+    summary: (profile) => heapSummary(profile as Parameters<typeof heapSummary>[0]),
+  },
+};
 /** API processes on the one database, as `npm start` with API_PROCESSES runs them; the load spreads calls round-robin. */
 const API_PROCESSES = Number(process.env.API_PROCESSES ?? 1);
 if (API_PROCESSES > 1 && !process.env.REDIS_URL) throw new Error('API_PROCESSES > 1 needs REDIS_URL, as npm start does');
@@ -145,40 +181,27 @@ async function load({ urls, concurrency, scenario, rounds, bodies, signer }: Loa
   return { latencies, wallMs, requests, cards, errors, cpuMicros };
 }
 
-/** The API, as a process of its own; answers 'stats', 'profile-start', 'profile-stop <file>' and 'close'. */
+/** The API, as a process of its own; answers 'stats', 'profile-start <kind>', 'profile-stop <kind> <file>' and 'close'. */
 async function serveApi() {
   const runtime = await startRuntime(loadConfig(process.env));
   const session = new Session();
+  // The profilers' methods differ only in name and parameters; the protocol's overloads cannot be picked from a table.
+  const post = session.post.bind(session) as (method: string, params?: object) => Promise<{ profile?: unknown }>;
   process.send!({ url: runtime.url });
   process.on('message', (m: string) => {
     if (m === 'stats') {
       const cpu = process.cpuUsage();
       process.send!({ cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss } satisfies ProcessStats);
-    } else if (m === 'profile-start') {
+    } else if (m.startsWith('profile-start ')) {
+      const { start } = PROFILERS[m.slice('profile-start '.length) as ProfileKind];
       session.connect();
-      void session
-        .post('Profiler.enable')
-        .then(() => session.post('Profiler.setSamplingInterval', { interval: 200 }))
-        .then(() => session.post('Profiler.start'))
+      void start
+        .reduce<Promise<unknown>>((done, step) => done.then(() => post(step.method, step.params)), Promise.resolve())
         .then(() => process.send!('profiling'));
-    } else if (m === 'heap-start') {
-      session.connect();
-      void session
-        .post('HeapProfiler.startSampling', {
-          samplingInterval: 16_384,
-          includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
-        })
-        .then(() => process.send!('profiling'));
-    } else if (m.startsWith('heap-stop ')) {
-      void session.post('HeapProfiler.stopSampling').then(({ profile }) => {
-        writeFileSync(m.slice('heap-stop '.length), JSON.stringify(profile));
-        session.disconnect();
-        process.send!('profiled');
-      });
     } else if (m.startsWith('profile-stop ')) {
-      void session.post('Profiler.stop').then(({ profile }) => {
-        writeFileSync(m.slice('profile-stop '.length), JSON.stringify(profile));
+      const [kind, file] = m.slice('profile-stop '.length).split(' ') as [ProfileKind, string];
+      void post(PROFILERS[kind].stop).then(({ profile }) => {
+        writeFileSync(file, JSON.stringify(profile));
         session.disconnect();
         process.send!('profiled');
       });
@@ -390,6 +413,12 @@ async function seedPatients(fhir: Awaited<ReturnType<typeof startFhirServer>>): 
   return ids;
 }
 
+/** A profile's source URL as a path, or as `package/file` inside node_modules. */
+const sourceOf = (url: string) => url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '');
+/** `function dir/file:line`, as both summaries print a frame. */
+const frameLabel = ({ functionName, url, lineNumber }: CallFrame) =>
+  `${functionName || '(anonymous)'} ${sourceOf(url).split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+
 /** The top functions by self time in a .cpuprofile, and the share per package or source file. */
 function profileSummary(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }): string[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -399,9 +428,9 @@ function profileSummary(profile: { nodes: ProfileNode[]; samples: number[]; time
   const fn = new Map<string, number>();
   const where = new Map<string, number>();
   for (const [id, us] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '');
-    const label = `${functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    const { functionName, url } = byId.get(id)!.callFrame;
+    const file = sourceOf(url);
+    const label = frameLabel(byId.get(id)!.callFrame);
     fn.set(label, (fn.get(label) ?? 0) + us);
     const pkg =
       url === ''
@@ -431,9 +460,7 @@ function heapSummary(profile: { head: HeapNode }): string[] {
   const fn = new Map<string, number>();
   let total = 0;
   const walk = (n: HeapNode) => {
-    const { functionName, url, lineNumber } = n.callFrame;
-    const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '');
-    const label = `${functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    const label = frameLabel(n.callFrame);
     fn.set(label, (fn.get(label) ?? 0) + n.selfSize);
     total += n.selfSize;
     n.children.forEach(walk);
@@ -447,14 +474,19 @@ function heapSummary(profile: { head: HeapNode }): string[] {
       .map(([k, b]) => `  ${((100 * b) / total).toFixed(1).padStart(5)} %  ${k}`),
   ];
 }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
 interface HeapNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   selfSize: number;
   children: HeapNode[];
 }
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
 }
 
 async function main() {
@@ -541,21 +573,14 @@ async function main() {
       `JWKS fetches by the API over the whole run: ${jwks.fetches()}; API RSS at the end: ${noPrefetch.rss.map((b) => (b / 1024 / 1024).toFixed(0)).join(' + ')} MB`,
     );
 
-    if (PROFILE) {
-      const file = join(tmpdir(), `cds-bench-${Date.now()}.cpuprofile`);
-      await ask(apis[0], 'profile-start');
+    for (const kind of PROFILES) {
+      const { extension, title, summary } = PROFILERS[kind];
+      const file = join(tmpdir(), `cds-bench-${Date.now()}.${extension}`);
+      await ask(apis[0], `profile-start ${kind}`);
       await run('prefetch', withPrefetch);
-      await ask(apis[0], `profile-stop ${file}`);
-      console.log(`CPU profile of the first API process over a prefetch pass: ${file}`);
-      for (const l of profileSummary(JSON.parse(readFileSync(file, 'utf8')))) console.log(l);
-    }
-    if (HEAP_PROFILE) {
-      const file = join(tmpdir(), `cds-bench-${Date.now()}.heapprofile`);
-      await ask(apis[0], 'heap-start');
-      await run('prefetch', withPrefetch);
-      await ask(apis[0], `heap-stop ${file}`);
-      console.log(`Allocation profile of the first API process over a prefetch pass: ${file}`);
-      for (const l of heapSummary(JSON.parse(readFileSync(file, 'utf8')))) console.log(l);
+      await ask(apis[0], `profile-stop ${kind} ${file}`);
+      console.log(`${title} of the first API process over a prefetch pass: ${file}`);
+      for (const l of summary(JSON.parse(readFileSync(file, 'utf8')))) console.log(l);
     }
     console.log(
       `load average before: ${loadBefore.map((n) => n.toFixed(2)).join(' ')}; after: ${loadavg()

@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -13,6 +12,7 @@ import { CurrentUser, Public, type AuthUser } from '../../common/auth-user';
 import { GoogleAuthGuard } from './guards';
 import type { LogoutScope } from './tokens.service';
 import { ContractResponse } from '../../common/contract-response';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
 const SCOPES: LogoutScope[] = ['global', 'local', 'others'];
 const badQuery = (field: string, message: string) => new DomainError('validation_failed', message, [{ field, message }]);

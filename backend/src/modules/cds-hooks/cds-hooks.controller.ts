@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, UseInterceptors } from '@nestjs/common';
-import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -16,6 +15,7 @@ import { ContractResponse } from '../../common/contract-response';
 import { Page } from '../../common/pagination';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { Public, Roles } from '../../common/auth-user';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { CdsClientDto } from './cds-clients.dto';
 import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';

@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseInterceptors } from '@nestjs/common';
-import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ParameterChangeJson, ParameterJson, SeedResultJson } from '@cds/contracts';
 import { ADMIN_ROLES } from '@cds/contracts';
@@ -17,6 +16,7 @@ import {
 } from './parameters.dto';
 import { PARAMETER_SORTABLE, ParametersService } from './parameters.service';
 import { ContractResponse } from '../../common/contract-response';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
 @ApiTags('parameters')
 @ApiBearerAuth()

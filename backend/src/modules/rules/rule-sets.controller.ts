@@ -13,7 +13,6 @@ import {
   type PipeTransform,
   UseInterceptors,
 } from '@nestjs/common';
-import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type {
   AnalysisJson,
@@ -46,6 +45,7 @@ import { RuleSetVignettesService } from './rule-set-vignettes.service';
 import { parseRuleSetQuery, RuleSetsService } from './rule-sets.service';
 import { RuleVersionsService } from './rule-versions.service';
 import { ContractResponse } from '../../common/contract-response';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
 /** A version number in the path (1 to 999999999); anything else names no version (404). */
 /** A version number in a path; anything else is no such version (404). */

@@ -1,5 +1,4 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
-import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { RuleJson, TestCaseJson, RuleTestResultJson } from '@cds/contracts';
 import { ADMIN_ROLES } from '@cds/contracts';
@@ -9,6 +8,7 @@ import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { CreateRuleDto, CreateTestCaseDto, TestRuleDto, UpdateRuleDto, UpdateTestCaseDto } from './rules.dto';
 import { RULE_SORTABLE, RulesService } from './rules.service';
 import { ContractResponse } from '../../common/contract-response';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
 @ApiTags('rules')
 @ApiBearerAuth()

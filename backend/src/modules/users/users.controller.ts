@@ -1,5 +1,4 @@
 import { Body, Controller, Get, Param, Patch, Put, Query, UseInterceptors } from '@nestjs/common';
-import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type ActivityItemJson, type MeJson, type ProfileJson, type StatsJson, type UserListItemJson } from '@cds/contracts';
 import { Page, parseListQuery } from '../../common/pagination';
@@ -10,6 +9,7 @@ import { SetRoleDto, UpdateProfileDto } from './users.dto';
 import { USER_SORTABLE } from './users.repository';
 import { UsersService } from './users.service';
 import { ContractResponse } from '../../common/contract-response';
+import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
 @ApiTags('me')
 @ApiBearerAuth()
