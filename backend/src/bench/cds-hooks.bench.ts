@@ -428,9 +428,10 @@ function profileSummary(profile: { nodes: ProfileNode[]; samples: number[]; time
   const fn = new Map<string, number>();
   const where = new Map<string, number>();
   for (const [id, us] of self) {
-    const { functionName, url } = byId.get(id)!.callFrame;
+    const frame = byId.get(id)!.callFrame;
+    const { functionName, url } = frame;
     const file = sourceOf(url);
-    const label = frameLabel(byId.get(id)!.callFrame);
+    const label = frameLabel(frame);
     fn.set(label, (fn.get(label) ?? 0) + us);
     const pkg =
       url === ''

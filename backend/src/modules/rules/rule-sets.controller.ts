@@ -48,7 +48,6 @@ import { ContractResponse } from '../../common/contract-response';
 import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
 /** A version number in the path (1 to 999999999); anything else names no version (404). */
-/** A version number in a path; anything else is no such version (404). */
 @Injectable()
 export class VersionNumberPipe implements PipeTransform<string, number> {
   transform(value: string): number {
