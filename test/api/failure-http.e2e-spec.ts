@@ -1,4 +1,5 @@
 import { loadConfig } from '../../backend/src/config/app-config';
+import { polishInputHash } from '../../backend/src/modules/polish/polish-input';
 import { startTestApp, type TestApp } from '../support/app';
 import { createParameter, createRule, createRuleSet } from '../support/clinical-factories';
 import { counts, createCast, createUser, PASSWORD, uniqueEmail } from '../support/factories';
@@ -90,7 +91,7 @@ describe('PUT of a record exactly as GET returned it', () => {
     }
   });
 
-  it('a changed read-only field is refused by name, and an unknown field is still refused', async () => {
+  it("an id other than the record's is refused by name, and an unknown field is still refused", async () => {
     for (const [resource, id] of await resources()) {
       const got = (await t.http().get(`/api/${resource}/${id}`).set(cast.admin.auth)).body;
       const changed = await t
@@ -111,5 +112,31 @@ describe('PUT of a record exactly as GET returned it', () => {
       expect(unknown.status).toBe(400);
       expect(unknown.body.details).toEqual([expect.objectContaining({ field: 'colour' })]);
     }
+  });
+  // Issue 23: the polish worker rewrote the question after the form loaded the parameter; the edit must
+  // still save, keep the worker's wording, and be recorded in the change history.
+  it('an edit saves when a read-only field changed since the form loaded it, and keeps the stored value', async () => {
+    const parameter = await createParameter(t, cast.admin);
+    const loaded = (await t.http().get(`/api/parameters/${parameter.id}`).set(cast.admin.auth)).body;
+    await t.db.query(`UPDATE parameters SET polished_question = $1, polished_input_hash = $2, polished_at = now() WHERE id = $3`, [
+      'What is the most recent value, as polished?',
+      polishInputHash(loaded),
+      parameter.id,
+    ]);
+    const put = await t
+      .http()
+      .put(`/api/parameters/${parameter.id}`)
+      .set(cast.admin.auth)
+      .send({ ...loaded, description: 'Edited after the worker', change_reason: 'Stale echo' });
+    expect(put.status).toBe(200);
+    expect(put.body.description).toBe('Edited after the worker');
+    expect(put.body.question_text).toBe('What is the most recent value, as polished?');
+    const changes = await t
+      .http()
+      .get('/api/parameter-changes')
+      .query({ filter: JSON.stringify({ parameter_id: parameter.id }) })
+      .set(cast.admin.auth);
+    expect(changes.status).toBe(200);
+    expect(changes.body.some((c: { change_reason?: string }) => c.change_reason === 'Stale echo')).toBe(true);
   });
 });

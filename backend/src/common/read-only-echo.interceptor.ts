@@ -26,10 +26,12 @@ function writableFields(ctx: ExecutionContext): Set<string> | undefined {
 
 /**
  * react-admin's simple-rest client PUTs the whole record as GET returned it, read-only fields
- * (id, created_at, version, ...) included. Fields the DTO does not accept are dropped here when
- * they equal what GET returns now; a changed read-only field is refused by name, and a field
- * GET does not return stays for the validation pipe to refuse as unknown. Used on the controllers
- * with PUT routes (test/api/http-conventions holds them to it), not globally: see page-response.ts.
+ * (id, created_at, version, question_text, ...) included. Fields the DTO does not accept are dropped
+ * here whatever their value when GET returns them: the echo may be older than the record (the polish
+ * worker rewrites question_text after the form loaded it), and only writable fields change. An `id`
+ * other than the record's is refused by name (the body is about another record), and a field GET does
+ * not return stays for the validation pipe to refuse as unknown. Used on the controllers with PUT
+ * routes (test/api/http-conventions holds them to it), not globally: see page-response.ts.
  */
 @Injectable()
 export class ReadOnlyEchoInterceptor implements NestInterceptor {
@@ -45,7 +47,7 @@ export class ReadOnlyEchoInterceptor implements NestInterceptor {
     if (!stored) return next.handle();
     for (const key of extra) {
       if (!Object.hasOwn(stored, key)) continue;
-      if (!isDeepStrictEqual((body as Record<string, unknown>)[key], stored[key])) {
+      if (key === 'id' && !isDeepStrictEqual((body as Record<string, unknown>)[key], stored[key])) {
         throw validationFailed([{ field: key, message: `'${key}' is read-only` }]);
       }
       delete (body as Record<string, unknown>)[key];
