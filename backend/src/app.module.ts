@@ -13,6 +13,7 @@ import { ParametersModule } from './modules/parameters/parameters.module';
 import { RulesModule } from './modules/rules/rules.module';
 import { ImpactPreviewModule } from './modules/impact-preview';
 import { PolishModule } from './modules/polish/polish.module';
+import { RecordsModule } from './modules/records';
 import { UsersModule } from './modules/users/users.module';
 
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         PolishModule,
         CdsHooksModule,
         FhirModule,
+        RecordsModule,
       ],
       controllers: [HealthController],
     };

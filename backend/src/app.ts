@@ -69,7 +69,11 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     exposedHeaders: ['Content-Range', 'X-Request-Id'],
   });
   // Nest's typed useBodyParser hides `verify`; the depth check must run before JSON.parse.
-  app.use(json({ limit: config.bodyLimit, verify: verifyJsonDepth, type: ['application/json', 'application/fhir+json'] }));
+  const jsonTypes = ['application/json', 'application/fhir+json'];
+  // A patient's record in one Bundle is larger than any other body; only `POST /api/fhir` takes one.
+  const recordsJson = json({ limit: config.recordsBodyLimit, verify: verifyJsonDepth, type: jsonTypes });
+  app.use('/api/fhir', (req: Request, res: Response, next: NextFunction) => (req.path === '/' ? recordsJson(req, res, next) : next()));
+  app.use(json({ limit: config.bodyLimit, verify: verifyJsonDepth, type: jsonTypes }));
   app.setGlobalPrefix('api');
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());

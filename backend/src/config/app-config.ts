@@ -207,6 +207,8 @@ export interface AppConfig {
   /** Periodic polish catch-up (ms); 0 when off. */
   polishSweepIntervalMs: number;
   bodyLimit: string;
+  /** `POST /api/fhir`: one patient's whole record fits; a panel goes through $import. */
+  recordsBodyLimit: string;
   version: string;
   apiProcesses: number;
   workerConcurrency: number;
@@ -282,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         : [/^http:\/\/localhost:\d+$/, /^http:\/\/127\.0\.0\.1:\d+$/],
     polishSweepIntervalMs: vars.POLISH_SWEEP_INTERVAL_MS ?? 5 * 60_000,
     bodyLimit: '100kb',
+    recordsBodyLimit: '10mb',
     version: readVersion(),
     apiProcesses,
     workerConcurrency: vars.WORKER_CONCURRENCY ?? 4,

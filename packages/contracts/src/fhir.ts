@@ -37,3 +37,24 @@ export interface FhirBundleJson extends FhirResourceJson {
 
 /** `POST /api/fhir/Questionnaire/:id/$next-question`: the QuestionnaireResponse, or a Parameters with it as `in`. */
 export type NextQuestionRequest = FhirResourceJson;
+
+/** One entry of `POST /api/fhir`'s answer: how that input entry went. */
+export interface FhirBundleResponseEntryJson {
+  response: {
+    /** '201 Created', '200 OK' (replaced) or '400 Bad Request'. */
+    status: string;
+    /** `resourceType/id/_history/version` of the stored resource. */
+    location?: string;
+    etag?: string;
+    lastModified?: string;
+    /** Why the entry was not stored. */
+    outcome?: FhirResourceJson;
+  };
+}
+
+/** `POST /api/fhir`: a batch-response (batch and collection Bundles) or transaction-response, one entry per input entry. */
+export interface FhirBundleResponseJson extends FhirResourceJson {
+  resourceType: 'Bundle';
+  type: 'batch-response' | 'transaction-response';
+  entry: FhirBundleResponseEntryJson[];
+}

@@ -1,0 +1,2 @@
+export { RecordsModule } from './records.module';
+export { RecordsRepository } from './records.repository';

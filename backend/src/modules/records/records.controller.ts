@@ -1,0 +1,28 @@
+import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ADMIN_ROLES, type FhirBundleResponseJson } from '@cds/contracts';
+import { Roles } from '../../common/auth-user';
+import { ContractResponse } from '../../common/contract-response';
+import { FhirJsonInterceptor } from '../fhir';
+import { RecordsService } from './records.service';
+
+@ApiTags('records')
+@ApiBearerAuth()
+@UseInterceptors(FhirJsonInterceptor)
+@Roles(...ADMIN_ROLES)
+@Controller('fhir')
+export class RecordsController {
+  constructor(private readonly records: RecordsService) {}
+
+  // The body is a FHIR Bundle: its schema is FHIR R4's StructureDefinitions, checked per resource by the validator.
+  @ContractResponse('FhirBundleResponseJson', { contentType: 'application/fhir+json' })
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Stores a FHIR R4 Bundle's resources by resourceType/id (batch, transaction or collection): a batch-response or transaction-response, one entry per input; an invalid resource is a 400 entry with an OperationOutcome, and makes a transaction store nothing (400 invalid_fhir_resource)",
+  })
+  store(@Body() body: unknown): Promise<FhirBundleResponseJson> {
+    return this.records.storeBundle(body);
+  }
+}

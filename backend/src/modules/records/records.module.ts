@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { RecordsController } from './records.controller';
+import { RecordsRepository } from './records.repository';
+import { RecordsService } from './records.service';
+
+/** Patients' FHIR resources in: the store the criteria read for hook calls, prefill and measures. */
+@Module({
+  controllers: [RecordsController],
+  providers: [RecordsService, RecordsRepository],
+  exports: [RecordsRepository],
+})
+export class RecordsModule {}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** One resource to store at resourceType/id. */
+export interface RecordRow {
+  resource_type: string;
+  id: string;
+  patient_id: string | null;
+  resource: Record<string, unknown>;
+}
+
+/** Where a resource was stored: its version, and whether the write created it. */
+export interface StoredRecord {
+  resource_type: string;
+  id: string;
+  version_id: number;
+  created: boolean;
+  last_updated: Date;
+}
+
+/** Patients' FHIR resources, as the EHR or an import sent them (the store the criteria read). */
+@Injectable()
+export class RecordsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Stores every row in one statement, all or nothing: a resource already stored at the same
+   * resourceType/id is replaced and its version moves on. The rows must be distinct by type and id.
+   */
+  async upsert(rows: readonly RecordRow[]): Promise<StoredRecord[]> {
+    if (!rows.length) return [];
+    // xmax = 0 only on a row this statement inserted (PostgreSQL's MVCC): created or replaced.
+    const stored: { resource_type: string; id: string; version_id: number; created: boolean; last_updated: Date }[] = await this.db.query(
+      `INSERT INTO fhir_resources (resource_type, id, patient_id, resource)
+       SELECT t, i, p, r::jsonb FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(t, i, p, r)
+       ON CONFLICT (resource_type, id) DO UPDATE
+         SET resource = EXCLUDED.resource, patient_id = EXCLUDED.patient_id,
+             version_id = fhir_resources.version_id + 1, last_updated = now()
+       RETURNING resource_type, id, version_id, (xmax = 0) AS created, last_updated`,
+      [rows.map((r) => r.resource_type), rows.map((r) => r.id), rows.map((r) => r.patient_id), rows.map((r) => JSON.stringify(r.resource))],
+    );
+    return stored;
+  }
+
+  /** One stored resource, or null. */
+  async find(resourceType: string, id: string): Promise<{ resource: Record<string, unknown>; version_id: number } | null> {
+    const rows: { resource: Record<string, unknown>; version_id: number }[] = await this.db.query(
+      `SELECT resource, version_id FROM fhir_resources WHERE resource_type = $1 AND id = $2`,
+      [resourceType, id],
+    );
+    return rows[0] ?? null;
+  }
+}

@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `../shared/conformance/ecqm-2024`: the official CMS test decks, beside the repository (CI copies shared/ there too). */
+export const ECQM_DIR = join(__dirname, '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
+
+export interface ConformanceCase {
+  measure: string;
+  file: string;
+  id: string;
+  description: string;
+  measurement_period: { start: string; end: string };
+  expected: Record<string, number>;
+  bundle: { resourceType: 'Bundle'; type: string; entry: { fullUrl?: string; resource: Record<string, unknown> }[] };
+}
+
+/** Every case of every measure folder, in a stable order. */
+export function conformanceCases(): ConformanceCase[] {
+  return readdirSync(ECQM_DIR)
+    .filter((d) => d.startsWith('CMS'))
+    .sort()
+    .flatMap((measure) =>
+      readdirSync(join(ECQM_DIR, measure, 'cases'))
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map(
+          (file) =>
+            ({ measure, file, ...(JSON.parse(readFileSync(join(ECQM_DIR, measure, 'cases', file), 'utf8')) as object) }) as ConformanceCase,
+        ),
+    );
+}
