@@ -56,3 +56,5 @@ export { generatePopulation, ImpactComparer, populationCandidates, seededRandom 
 export type { ImpactCauseKind, ImpactComparison, ImpactOptions, ImpactPatient, ImpactTransition, PopulationOptions } from './impact';
 export { conditionsText, conditionText, ruleChanges } from './impact-changes';
 export type { RuleChange, RuleChangeDetail, RuleChangeField } from './impact-changes';
+/** Reading a patient's record: statuses, dates, comparators, units and what a criterion takes. */
+export * from './record';
