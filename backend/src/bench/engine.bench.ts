@@ -6,6 +6,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { buildParameterIndex, compileRuleSet, evaluateRule, type Answers, type EngineParameter, type EngineRule } from '@cds/engine';
+import { runCriteriaBench } from './criteria-bench';
 import { handGenerated, jsonRulesEngine, type HandParameter } from './engine-bench-baselines';
 import {
   generateMixedParameters,
@@ -229,6 +230,7 @@ async function main(): Promise<void> {
   );
   const problems: string[] = [];
   const only = process.env.WORKLOAD?.toLowerCase();
+  if (!only || 'criteria'.startsWith(only)) runCriteriaBench(random(20), cpuNs, fmt);
   for (const workload of WORKLOADS) {
     if (only && !workload.title.toLowerCase().startsWith(only)) continue;
     const summary = await runWorkload(workload, problems);

@@ -58,3 +58,5 @@ export { conditionsText, conditionText, ruleChanges } from './impact-changes';
 export type { RuleChange, RuleChangeDetail, RuleChangeField } from './impact-changes';
 /** Reading a patient's record: statuses, dates, comparators, units and what a criterion takes. */
 export * from './record';
+/** Criteria: an input read from the patient's record over time (codes or value sets, statuses, windows, takes). */
+export * from './criteria';

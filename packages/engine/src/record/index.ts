@@ -2,7 +2,7 @@ export { UCUM_ALIASES, canonicalUnit } from './units';
 export { conversionProblem, readConversion, toParameterUnit } from './conversion';
 export type { UnitConversion } from './conversion';
 export { LOINC_SYSTEM, codeForUnit, lookbackDays, readCodes, searchCodes, searchKey } from './codes';
-export { USABLE_STATUSES, comparatorInterval, effectiveTime, inParameterUnit, isUnreadable, readHistory } from './observations';
+export { USABLE_STATUSES, comparatorInterval, effectiveTime, inParameterUnit, isUnreadable, quantityOf, readHistory } from './observations';
 export type { Comparator, ParameterScale, RecordHistory, RecordResult, ScaledValue, Unreadable } from './observations';
 export { allValues, count, dayOf, distinctDays, exists, isStale, latest, lowestOnLatestDay, within } from './takes';
 export type { Dated } from './takes';

@@ -73,7 +73,7 @@ function elementFor(o: Json, codes: readonly string[]): { element: Json; code: s
   return null;
 }
 
-function quantityOf(element: Json): Pick<RecordResult, 'value' | 'comparator' | 'unit' | 'unreadable'> {
+export function quantityOf(element: Json): Pick<RecordResult, 'value' | 'comparator' | 'unit' | 'unreadable'> {
   const q = element.valueQuantity;
   if (!isObject(q)) return { value: null, comparator: null, unit: null, unreadable: 'no numeric value' };
   const unit = typeof q.code === 'string' && q.code !== '' ? q.code : typeof q.unit === 'string' && q.unit !== '' ? q.unit : null;

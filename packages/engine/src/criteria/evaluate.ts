@@ -1,0 +1,236 @@
+import { inParameterUnit, isUnreadable, quantityOf, type ParameterScale, type RecordResult } from '../record';
+import { dayOf, lowestOnLatestDay } from '../record/takes';
+import type { RangeAnswer } from '../types';
+import { readInterval } from '../values';
+import { isObject, matchingElement, spanOf, statusCounts, type Span } from './resources';
+import type { Criterion, CriterionContext, CriterionResult, Evidence, SetAside, ValueFilter } from './types';
+
+type Json = Record<string, unknown>;
+type Tri = true | false | 'unknown';
+
+const DAY_MS = 86_400_000;
+/** Clocks drift: a resource dated up to five minutes ahead of ours is still "now", not future-dated. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+export interface PrepareOptions {
+  /** Value sets by canonical URL: the `system|code` tokens of each one's expansion. */
+  valueSets?: ReadonlyMap<string, readonly string[]>;
+  /** The input's unit, limits and conversions: how an Observation's value is read (numeric takes). */
+  scale?: ParameterScale;
+}
+
+/** A criterion made ready once (its codes resolved) and evaluated against many records. */
+export interface PreparedCriterion {
+  readonly criterion: Criterion;
+  /** Evaluates against one patient's resources (plain FHIR R4 JSON, all of this patient). */
+  evaluate(resources: readonly unknown[], context: CriterionContext): CriterionResult;
+}
+
+/** One matching resource, with its time and (for Observations read with a scale) its value. */
+interface Match {
+  evidence: Evidence;
+  span: Span;
+  /** Null: the resource carries no value this criterion reads; undefined value with a problem: unreadable. */
+  value: number | RangeAnswer | null;
+  problem: string | null;
+}
+
+const unknownResult = (set_aside: SetAside[] = [], future: Evidence[] = []): CriterionResult => ({
+  value: 'unknown',
+  evidence: [],
+  set_aside,
+  future,
+});
+
+export function prepareCriterion(criterion: Criterion, options: PrepareOptions = {}): PreparedCriterion {
+  const tokens = new Set(criterion.codes ?? []);
+  let missingValueSet: string | null = null;
+  if (criterion.value_set !== undefined) {
+    const expansion = options.valueSets?.get(criterion.value_set);
+    if (expansion) for (const t of expansion) tokens.add(t);
+    else missingValueSet = criterion.value_set;
+  }
+  const statuses = criterion.statuses?.length ? criterion.statuses : null;
+  const scale = options.scale ?? null;
+
+  return {
+    criterion,
+    evaluate(resources, context) {
+      // A value set that is not loaded leaves the answer unknown, never "no such resource".
+      if (missingValueSet)
+        return unknownResult([{ resource_type: 'ValueSet', id: missingValueSet, problem: 'the value set is not loaded' }]);
+      if (criterion.take === 'age') return ageResult(resources, criterion, context);
+      const window = windowOf(criterion, context);
+      if (!window) return unknownResult([{ resource_type: criterion.resource_type, id: null, problem: 'no measurement period was given' }]);
+      const matches: Match[] = [];
+      const setAside: SetAside[] = [];
+      const future: Evidence[] = [];
+      for (const r of resources) {
+        if (!isObject(r) || r.resourceType !== criterion.resource_type) continue;
+        if (!statusCounts(r, criterion.resource_type, statuses)) continue;
+        const element = matchingElement(r, criterion.resource_type, tokens);
+        if (!element) continue;
+        const id = typeof r.id === 'string' ? r.id : null;
+        const span = spanOf(r, criterion.resource_type);
+        const evidence: Evidence = { resource_type: criterion.resource_type, id, at: span.start };
+        if (Number.isNaN(span.start)) {
+          setAside.push({ resource_type: criterion.resource_type, id, problem: 'it has no readable date' });
+          continue;
+        }
+        if (span.start > context.now + CLOCK_SKEW_MS) {
+          future.push(evidence);
+          continue;
+        }
+        if (!inWindow(span, window, criterion.window?.relation ?? 'during')) continue;
+        const m: Match = { evidence, span, value: null, problem: null };
+        if (scale && criterion.resource_type === 'Observation') {
+          const read = inParameterUnit({ id, code: '', at: span.start, ...quantityOf(element) } as RecordResult, scale);
+          if (isUnreadable(read)) {
+            m.problem = read.problem;
+            setAside.push({ resource_type: criterion.resource_type, id, problem: read.problem });
+          } else m.value = evidence.value = read.value;
+        }
+        matches.push(m);
+      }
+      // Newest first; equal times keep the record's order.
+      matches.sort((a, b) => b.span.start - a.span.start);
+      return { ...take(criterion, matches), set_aside: setAside, future };
+    },
+  };
+}
+
+/** [start, end] of the window in ms, or null when it is anchored on a period that was not given. */
+function windowOf(c: Criterion, ctx: CriterionContext): Span | null {
+  const w = c.window;
+  if (!w) return { start: -Infinity, end: ctx.now + CLOCK_SKEW_MS };
+  if (w.anchor === 'now') return { start: w.days !== undefined ? ctx.now - w.days * DAY_MS : -Infinity, end: ctx.now + CLOCK_SKEW_MS };
+  if (!ctx.period) return null;
+  const start = Date.parse(`${ctx.period.start}T00:00:00.000Z`);
+  const end = Date.parse(`${ctx.period.end}T23:59:59.999Z`);
+  if (w.days !== undefined) return { start: end - w.days * DAY_MS, end };
+  const from = new Date(start);
+  if (w.years_before) from.setUTCFullYear(from.getUTCFullYear() - w.years_before);
+  return { start: from.getTime(), end };
+}
+
+function inWindow(span: Span, window: Span, relation: 'during' | 'overlaps'): boolean {
+  return relation === 'overlaps'
+    ? span.start <= window.end && span.end >= window.start
+    : span.start >= window.start && span.end <= window.end;
+}
+
+/** Whether a value satisfies the filter: for an interval, true when all of it does, false when none of it does. */
+function satisfies(value: number | RangeAnswer | null, f: ValueFilter): Tri {
+  if (value === null) return 'unknown';
+  const i = readInterval(value);
+  if (!i) return 'unknown';
+  const test = (x: number) =>
+    f.operator === '>=' ? x >= f.value : f.operator === '>' ? x > f.value : f.operator === '<=' ? x <= f.value : x < f.value;
+  const lo = test(i.lo);
+  const hi = test(i.hi);
+  return lo && hi ? true : !lo && !hi ? false : 'unknown';
+}
+
+/** A count some unknowns leave open: the interval [known, known + open], or the number itself. */
+const openCount = (known: number, open: number): number | RangeAnswer =>
+  open === 0 ? known : { type: 'range', min: known, max: known + open, min_inclusive: true, max_inclusive: true };
+
+function take(c: Criterion, matches: Match[]): Pick<CriterionResult, 'value' | 'evidence'> {
+  const tri = (m: Match): Tri => (c.where ? satisfies(m.problem ? null : m.value, c.where) : true);
+  switch (c.take) {
+    case 'latest': {
+      const m = matches[0];
+      return m
+        ? { value: m.problem || m.value === null ? 'unknown' : m.value, evidence: [m.evidence] }
+        : { value: 'unknown', evidence: [] };
+    }
+    case 'lowest_on_latest_day': {
+      if (!matches.length) return { value: 'unknown', evidence: [] };
+      const day = dayOf(matches[0].span.start);
+      const sameDay = matches.filter((m) => dayOf(m.span.start) === day);
+      // One unreadable value that day could be the lowest: the lowest is then not known.
+      if (sameDay.some((m) => m.problem || m.value === null)) return { value: 'unknown', evidence: sameDay.map((m) => m.evidence) };
+      const best = lowestOnLatestDay(sameDay.map((m) => ({ at: m.span.start, value: m.value!, m })))!.m;
+      return { value: best.value!, evidence: [best.evidence] };
+    }
+    case 'count': {
+      const t = matches.map(tri);
+      const yes = matches.filter((_, i) => t[i] === true);
+      return { value: openCount(yes.length, t.filter((x) => x === 'unknown').length), evidence: yes.map((m) => m.evidence) };
+    }
+    case 'distinct_days': {
+      const yes = new Set<number>();
+      const open = new Set<number>();
+      const evidence: Evidence[] = [];
+      matches.forEach((m) => {
+        const r = tri(m);
+        const d = dayOf(m.span.start);
+        if (r === true) {
+          if (!yes.has(d)) evidence.push(m.evidence);
+          yes.add(d);
+        } else if (r === 'unknown') open.add(d);
+      });
+      for (const d of yes) open.delete(d);
+      return { value: openCount(yes.size, open.size), evidence };
+    }
+    case 'exists': {
+      const t = matches.map(tri);
+      const yes = matches.filter((_, i) => t[i] === true);
+      return { value: yes.length ? true : t.includes('unknown') ? 'unknown' : false, evidence: yes.map((m) => m.evidence) };
+    }
+    case 'days_persisting':
+      return persisting(matches, tri);
+    default:
+      return { value: 'unknown', evidence: [] };
+  }
+}
+
+/**
+ * Days from the earliest to the latest value of the run that ends with the latest value, every value
+ * of it satisfying the filter (none failing it in between). An unreadable value in the run leaves the
+ * length open between the run before it and the run through it.
+ */
+function persisting(matches: Match[], tri: (m: Match) => Tri): Pick<CriterionResult, 'value' | 'evidence'> {
+  if (!matches.length) return { value: 'unknown', evidence: [] };
+  const last = matches[0].span.start;
+  let sure: number | null = null;
+  let possible: number | null = null;
+  let brokenSure = false;
+  const evidence: Evidence[] = [];
+  for (const m of matches) {
+    const r = tri(m);
+    if (r === false) break;
+    possible = m.span.start;
+    if (r === 'unknown') brokenSure = true;
+    else if (!brokenSure) {
+      sure = m.span.start;
+      evidence.push(m.evidence);
+    }
+  }
+  if (possible === null) return { value: 0, evidence: [] };
+  const days = (from: number | null) => (from === null ? 0 : Math.floor((last - from) / DAY_MS));
+  return { value: sure === possible ? days(sure) : openCount(days(sure), days(possible) - days(sure)), evidence };
+}
+
+const DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/;
+
+/**
+ * Whole years at the anchor date (the period's end, else now's UTC day). A birth date given only as
+ * a year or a month makes the age an interval when the birthday could fall either side of the anchor.
+ */
+function ageResult(resources: readonly unknown[], c: Criterion, ctx: CriterionContext): CriterionResult {
+  const patient = resources.find((r): r is Json => isObject(r) && r.resourceType === 'Patient');
+  const m = patient && typeof patient.birthDate === 'string' ? DATE.exec(patient.birthDate) : null;
+  if (!patient || !m)
+    return unknownResult(patient ? [{ resource_type: 'Patient', id: String(patient.id ?? ''), problem: 'it has no birth date' }] : []);
+  const anchor = c.window?.anchor === 'period' && ctx.period ? ctx.period.end : new Date(ctx.now).toISOString().slice(0, 10);
+  const [ay, am, ad] = anchor.split('-').map(Number);
+  const by = Number(m[1]);
+  const age = (bm: number, bd: number) => ay - by - (am < bm || (am === bm && ad < bd) ? 1 : 0);
+  const lo = age(m[2] ? Number(m[2]) : 12, m[3] ? Number(m[3]) : m[2] ? 31 : 31);
+  const hi = age(m[2] ? Number(m[2]) : 1, m[3] ? Number(m[3]) : 1);
+  const evidence: Evidence[] = [
+    { resource_type: 'Patient', id: typeof patient.id === 'string' ? patient.id : null, at: Date.parse(patient.birthDate as string) },
+  ];
+  return { value: openCount(lo, hi - lo), evidence, set_aside: [], future: [] };
+}

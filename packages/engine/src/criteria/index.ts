@@ -1,0 +1,18 @@
+export { CRITERION_RESOURCE_TYPES, CRITERION_TAKES, VALUE_FILTER_OPERATORS } from './types';
+export type {
+  Criterion,
+  CriterionContext,
+  CriterionResourceType,
+  CriterionResult,
+  CriterionTake,
+  CriterionWindow,
+  Evidence,
+  SetAside,
+  ValueFilter,
+  ValueFilterOperator,
+} from './types';
+export { prepareCriterion } from './evaluate';
+export type { PrepareOptions, PreparedCriterion } from './evaluate';
+export { criterionProblems } from './validate';
+export type { CriterionProblem } from './validate';
+export { DEFAULT_STATUSES } from './resources';
