@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../support/app';
-import { conformanceCases } from '../support/conformance';
+import { RecordsRepository } from '../../backend/src/modules/records';
+import { conformanceCases, conformanceValueSets } from '../support/conformance';
 import { counts, createCast } from '../support/factories';
 
 // Issue 21, records in: POST /api/fhir stores a Bundle's resources by resourceType/id.
@@ -186,5 +187,21 @@ describe('bad requests', () => {
     const body = { resourceType: 'Bundle', type: 'batch', entry: [] };
     expect((await t.http().post('/api/fhir').set(cast.pcp.auth).send(body)).status).toBe(403);
     expect((await t.http().post('/api/fhir').send(body)).status).toBe(401);
+  });
+});
+
+describe('value sets for criteria', () => {
+  it("the decks' value sets load as records, and each URL reads back its expansion's codes", async () => {
+    const valueSets = conformanceValueSets();
+    const res = await post({ resourceType: 'Bundle', type: 'collection', entry: valueSets.map((resource) => ({ resource })) });
+    expect(res.status).toBe(200);
+    expect(res.body.entry.every((e: { response: { status: string } }) => /^20[01] /.test(e.response.status))).toBe(true);
+    const diabetes = valueSets.find((v) => v.url === 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.103.12.1001')!;
+    const codes = await t.runtime.app
+      .get(RecordsRepository)
+      .valueSetCodes([String(diabetes.url), 'http://example.org/ValueSet/not-loaded']);
+    const expected = (diabetes.expansion as { contains: { system: string; code: string }[] }).contains.map((c) => `${c.system}|${c.code}`);
+    expect(new Set(codes.get(String(diabetes.url)))).toEqual(new Set(expected));
+    expect(codes.has('http://example.org/ValueSet/not-loaded')).toBe(false);
   });
 });

@@ -29,3 +29,16 @@ export function conformanceCases(): ConformanceCase[] {
         ),
     );
 }
+
+/** Every value set the decks name (one resource per canonical URL), as FHIR ValueSet JSON. */
+export function conformanceValueSets(): Record<string, unknown>[] {
+  const byUrl = new Map<string, Record<string, unknown>>();
+  for (const measure of readdirSync(ECQM_DIR)
+    .filter((d) => d.startsWith('CMS'))
+    .sort())
+    for (const file of readdirSync(join(ECQM_DIR, measure, 'valuesets')).sort()) {
+      const v = JSON.parse(readFileSync(join(ECQM_DIR, measure, 'valuesets', file), 'utf8')) as Record<string, unknown>;
+      byUrl.set(String(v.url), v);
+    }
+  return [...byUrl.values()];
+}

@@ -18,6 +18,10 @@ export class FhirResources1796100000000 implements MigrationInterface {
       CONSTRAINT "PK_fhir_resources" PRIMARY KEY ("resource_type", "id")
     )`);
     await q.query(`CREATE INDEX "IDX_fhir_resources_patient" ON "fhir_resources" ("patient_id", "resource_type")`);
+    // Criteria name value sets by canonical URL.
+    await q.query(
+      `CREATE INDEX "IDX_fhir_resources_value_set_url" ON "fhir_resources" (("resource"->>'url')) WHERE "resource_type" = 'ValueSet'`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {
