@@ -12,6 +12,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { IsReferenceId, IsRequiredText, Optional, trim } from '../../common/api-helpers';
+import { criterionProblems } from '@cds/engine';
 import { loincProblem } from './loinc';
 import {
   PARAMETER_CATEGORIES,
@@ -45,6 +46,14 @@ export function validationRulesProblem(value: unknown): string | null {
   return ok ? null : 'validation_rules.options must be a list of { label, value } with a text label and a text, number or true/false value';
 }
 
+/** `validation_rules.criterion`: how the parameter is read from the patient's record over time (engine criteria). */
+function recordCriterionProblem(value: unknown): string | null {
+  const criterion = (value as { criterion?: unknown } | null)?.criterion;
+  if (criterion === undefined) return null;
+  const problems = criterionProblems(criterion, 'validation_rules.criterion');
+  return problems.length ? problems.map((p) => `${p.field} ${p.message}`).join('; ') : null;
+}
+
 function IsValidationRules(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>
     registerDecorator({
@@ -53,8 +62,9 @@ function IsValidationRules(options?: ValidationOptions) {
       propertyName,
       options,
       validator: {
-        validate: (value: unknown) => validationRulesProblem(value) === null,
-        defaultMessage: (args) => validationRulesProblem(args?.value) ?? 'validation_rules is invalid',
+        validate: (value: unknown) => validationRulesProblem(value) === null && recordCriterionProblem(value) === null,
+        defaultMessage: (args) =>
+          validationRulesProblem(args?.value) ?? recordCriterionProblem(args?.value) ?? 'validation_rules is invalid',
       },
     });
 }
