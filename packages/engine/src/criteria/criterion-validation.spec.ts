@@ -39,6 +39,22 @@ describe('a stored criterion is checked before it is used', () => {
     ],
     ['persistence of nothing', { resource_type: 'Observation', codes: ['a|b'], take: 'days_persisting' }, 'criterion.where'],
     ['an unknown field', { resource_type: 'Observation', codes: ['a|b'], take: 'exists', colour: 'blue' }, 'criterion.colour'],
+    [
+      'intents on an Observation',
+      { resource_type: 'Observation', codes: ['a|b'], take: 'exists', intents: ['order'] },
+      'criterion.intents',
+    ],
+    ['latest_is without the code', { resource_type: 'Observation', codes: ['a|b'], take: 'latest_is' }, 'criterion.has_code'],
+    [
+      'a discharge disposition on an Observation',
+      { resource_type: 'Observation', codes: ['a|b'], take: 'exists', has_code: { element: 'discharge_disposition', codes: ['a|b'] } },
+      'criterion.has_code.element',
+    ],
+    [
+      'an unknown relation',
+      { resource_type: 'Encounter', codes: ['a|b'], take: 'exists', window: { anchor: 'period', relation: 'near' } },
+      'criterion.window.relation',
+    ],
   ])('%s is named', (_name, value, field) => {
     expect(criterionProblems(value).map((p) => p.field)).toContain(field);
   });

@@ -2,8 +2,8 @@ import { inParameterUnit, isUnreadable, quantityOf, type ParameterScale, type Re
 import { dayOf, lowestOnLatestDay } from '../record/takes';
 import type { RangeAnswer } from '../types';
 import { readInterval } from '../values';
-import { isObject, matchingElement, spanOf, statusCounts, type Span } from './resources';
-import type { Criterion, CriterionContext, CriterionResult, Evidence, SetAside, ValueFilter } from './types';
+import { codedElement, isObject, matchingElement, notToBePerformed, spanOf, statusCounts, tokensOf, type Span } from './resources';
+import type { Criterion, CriterionContext, CriterionResult, Evidence, SetAside, ValueFilter, WindowRelation } from './types';
 
 type Json = Record<string, unknown>;
 type Tri = true | false | 'unknown';
@@ -33,6 +33,8 @@ interface Match {
   /** Null: the resource carries no value this criterion reads; undefined value with a problem: unreadable. */
   value: number | RangeAnswer | null;
   problem: string | null;
+  /** Whether it carries the code `has_code` names (true when the criterion names none). */
+  coded: boolean;
 }
 
 const unknownResult = (set_aside: SetAside[] = [], future: Evidence[] = []): CriterionResult => ({
@@ -43,22 +45,32 @@ const unknownResult = (set_aside: SetAside[] = [], future: Evidence[] = []): Cri
 });
 
 export function prepareCriterion(criterion: Criterion, options: PrepareOptions = {}): PreparedCriterion {
-  const tokens = new Set(criterion.codes ?? []);
-  let missingValueSet: string | null = null;
-  if (criterion.value_set !== undefined) {
-    const expansion = options.valueSets?.get(criterion.value_set);
-    if (expansion) for (const t of expansion) tokens.add(t);
-    else missingValueSet = criterion.value_set;
-  }
+  const missing: string[] = [];
+  const resolve = (codes: readonly string[] | undefined, valueSets: readonly string[] | undefined): Set<string> => {
+    const out = new Set(codes ?? []);
+    for (const url of valueSets ?? []) {
+      const expansion = options.valueSets?.get(url);
+      if (expansion) for (const t of expansion) out.add(t);
+      else missing.push(url);
+    }
+    return out;
+  };
+  const tokens = resolve(criterion.codes, criterion.value_sets);
+  const hasCode = criterion.has_code
+    ? { element: criterion.has_code.element, tokens: resolve(criterion.has_code.codes, criterion.has_code.value_sets) }
+    : null;
+  const categories = criterion.categories?.length ? new Set(criterion.categories) : null;
+  const intents = criterion.intents?.length ? criterion.intents : null;
   const statuses = criterion.statuses?.length ? criterion.statuses : null;
+  const relation = criterion.window?.relation ?? 'during';
   const scale = options.scale ?? null;
 
   return {
     criterion,
     evaluate(resources, context) {
       // A value set that is not loaded leaves the answer unknown, never "no such resource".
-      if (missingValueSet)
-        return unknownResult([{ resource_type: 'ValueSet', id: missingValueSet, problem: 'the value set is not loaded' }]);
+      if (missing.length)
+        return unknownResult(missing.map((url) => ({ resource_type: 'ValueSet', id: url, problem: 'the value set is not loaded' })));
       if (criterion.take === 'age') return ageResult(resources, criterion, context);
       const window = windowOf(criterion, context);
       if (!window) return unknownResult([{ resource_type: criterion.resource_type, id: null, problem: 'no measurement period was given' }]);
@@ -68,8 +80,14 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
       for (const r of resources) {
         if (!isObject(r) || r.resourceType !== criterion.resource_type) continue;
         if (!statusCounts(r, criterion.resource_type, statuses)) continue;
+        if (intents && !intents.includes(r.intent as string)) continue;
+        if (criterion.exclude_do_not_perform && notToBePerformed(r)) continue;
+        if (categories && !tokensOf(r.category).some((t) => categories.has(t))) continue;
         const element = matchingElement(r, criterion.resource_type, tokens);
         if (!element) continue;
+        const coded = hasCode ? tokensOf(codedElement(r, hasCode.element)).some((t) => hasCode.tokens.has(t)) : true;
+        // latest_is tests the latest resource for the code; every other take counts only resources that carry it.
+        if (!coded && criterion.take !== 'latest_is') continue;
         const id = typeof r.id === 'string' ? r.id : null;
         const span = spanOf(r, criterion.resource_type);
         const evidence: Evidence = { resource_type: criterion.resource_type, id, at: span.start };
@@ -81,8 +99,8 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
           future.push(evidence);
           continue;
         }
-        if (!inWindow(span, window, criterion.window?.relation ?? 'during')) continue;
-        const m: Match = { evidence, span, value: null, problem: null };
+        if (!inWindow(span, window, relation)) continue;
+        const m: Match = { evidence, span, value: null, problem: null, coded };
         if (scale && criterion.resource_type === 'Observation') {
           const read = inParameterUnit({ id, code: '', at: span.start, ...quantityOf(element) } as RecordResult, scale);
           if (isUnreadable(read)) {
@@ -92,8 +110,8 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
         }
         matches.push(m);
       }
-      // Newest first; equal times keep the record's order.
-      matches.sort((a, b) => b.span.start - a.span.start);
+      // Newest first (by when each ended: CQL's `effective.latest()`); equal times keep the record's order.
+      matches.sort((a, b) => latestTime(b.span) - latestTime(a.span));
       return { ...take(criterion, matches), set_aside: setAside, future };
     },
   };
@@ -113,10 +131,22 @@ function windowOf(c: Criterion, ctx: CriterionContext): Span | null {
   return { start: from.getTime(), end };
 }
 
-function inWindow(span: Span, window: Span, relation: 'during' | 'overlaps'): boolean {
-  return relation === 'overlaps'
-    ? span.start <= window.end && span.end >= window.start
-    : span.start >= window.start && span.end <= window.end;
+/** An open-ended span (a condition still going on) is latest at its start. */
+const latestTime = (s: Span) => (s.end === Infinity ? s.start : s.end);
+
+function inWindow(span: Span, window: Span, relation: WindowRelation): boolean {
+  switch (relation) {
+    case 'overlaps':
+      return span.start <= window.end && span.end >= window.start;
+    case 'starts_during':
+      return span.start >= window.start && span.start <= window.end;
+    case 'ends_during':
+      return span.end >= window.start && span.end <= window.end;
+    case 'ends_by_end':
+      return span.end <= window.end;
+    default:
+      return span.start >= window.start && span.end <= window.end;
+  }
 }
 
 /** Whether a value satisfies the filter: for an interval, true when all of it does, false when none of it does. */
@@ -138,6 +168,10 @@ const openCount = (known: number, open: number): number | RangeAnswer =>
 function take(c: Criterion, matches: Match[]): Pick<CriterionResult, 'value' | 'evidence'> {
   const tri = (m: Match): Tri => (c.where ? satisfies(m.problem ? null : m.value, c.where) : true);
   switch (c.take) {
+    case 'latest_is': {
+      const m = matches[0];
+      return m ? { value: m.coded, evidence: [m.evidence] } : { value: 'unknown', evidence: [] };
+    }
     case 'latest': {
       const m = matches[0];
       return m
@@ -146,11 +180,11 @@ function take(c: Criterion, matches: Match[]): Pick<CriterionResult, 'value' | '
     }
     case 'lowest_on_latest_day': {
       if (!matches.length) return { value: 'unknown', evidence: [] };
-      const day = dayOf(matches[0].span.start);
-      const sameDay = matches.filter((m) => dayOf(m.span.start) === day);
+      const day = dayOf(latestTime(matches[0].span));
+      const sameDay = matches.filter((m) => dayOf(latestTime(m.span)) === day);
       // One unreadable value that day could be the lowest: the lowest is then not known.
       if (sameDay.some((m) => m.problem || m.value === null)) return { value: 'unknown', evidence: sameDay.map((m) => m.evidence) };
-      const best = lowestOnLatestDay(sameDay.map((m) => ({ at: m.span.start, value: m.value!, m })))!.m;
+      const best = lowestOnLatestDay(sameDay.map((m) => ({ at: latestTime(m.span), value: m.value!, m })))!.m;
       return { value: best.value!, evidence: [best.evidence] };
     }
     case 'count': {

@@ -1,4 +1,4 @@
-export { CRITERION_RESOURCE_TYPES, CRITERION_TAKES, VALUE_FILTER_OPERATORS } from './types';
+export { CODED_ELEMENTS, CRITERION_RESOURCE_TYPES, CRITERION_TAKES, VALUE_FILTER_OPERATORS, WINDOW_RELATIONS } from './types';
 export type {
   Criterion,
   CriterionContext,
@@ -6,6 +6,9 @@ export type {
   CriterionResult,
   CriterionTake,
   CriterionWindow,
+  CodedElement,
+  HasCode,
+  WindowRelation,
   Evidence,
   SetAside,
   ValueFilter,

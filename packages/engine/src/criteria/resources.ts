@@ -71,6 +71,25 @@ export function statusCounts(resource: Json, type: CriterionResourceType, status
 }
 
 const time = (raw: unknown): number => (typeof raw === 'string' ? Date.parse(raw) : NaN);
+const DAY_MS = 86_400_000;
+
+/**
+ * When a medication order covers: its dosage's bounds period, else from when it was authored for the
+ * expected supply (days), else the dispense validity period, else the day it was authored.
+ */
+function medicationSpan(r: Json): Span {
+  const dosage = Array.isArray(r.dosageInstruction) && isObject(r.dosageInstruction[0]) ? r.dosageInstruction[0] : {};
+  const repeat = isObject(dosage.timing) && isObject(dosage.timing.repeat) ? dosage.timing.repeat : {};
+  const bounds = isObject(repeat.boundsPeriod) ? repeat.boundsPeriod : {};
+  const dispense = isObject(r.dispenseRequest) ? r.dispenseRequest : {};
+  const start = Number.isNaN(time(bounds.start)) ? time(r.authoredOn) : time(bounds.start);
+  if (!Number.isNaN(time(bounds.end))) return { start, end: time(bounds.end) };
+  const supply = isObject(dispense.expectedSupplyDuration) ? dispense.expectedSupplyDuration : {};
+  if (typeof supply.value === 'number' && (supply.code === 'd' || supply.code === 'days' || supply.unit === 'days'))
+    return { start, end: start + supply.value * DAY_MS };
+  const validity = isObject(dispense.validityPeriod) ? time(dispense.validityPeriod.end) : NaN;
+  return { start, end: Number.isNaN(validity) ? start : validity };
+}
 
 /** A span of time, ms since the epoch; a point is a span of zero length. `end` Infinity: still going on. */
 export interface Span {
@@ -94,9 +113,15 @@ export function spanOf(resource: Json, type: CriterionResourceType): Span {
   };
   switch (type) {
     case 'Observation': {
+      if (isObject(resource.effectivePeriod)) {
+        const p = period(resource.effectivePeriod);
+        if (!Number.isNaN(p.start)) return p;
+      }
       const t = effectiveTime(resource);
       return { start: t, end: t };
     }
+    case 'MedicationRequest':
+      return medicationSpan(resource);
     case 'Encounter':
       return period(resource.period);
     case 'Procedure': {
@@ -117,4 +142,19 @@ export function spanOf(resource: Json, type: CriterionResourceType): Span {
       return { start: t, end: t };
     }
   }
+}
+
+/** Whether a request is marked not to be performed: `doNotPerform`, or QI-Core's modifier extension on resources without it. */
+export function notToBePerformed(resource: Json): boolean {
+  if (resource.doNotPerform === true) return true;
+  const extensions = Array.isArray(resource.modifierExtension) ? resource.modifierExtension : [];
+  return extensions.some(
+    (e) => isObject(e) && typeof e.url === 'string' && /\/qicore-doNotPerform$/.test(e.url) && e.valueBoolean === true,
+  );
+}
+
+/** The coded element a criterion's `has_code` reads. */
+export function codedElement(resource: Json, element: 'value' | 'discharge_disposition'): unknown {
+  if (element === 'value') return resource.valueCodeableConcept;
+  return isObject(resource.hospitalization) ? resource.hospitalization.dischargeDisposition : undefined;
 }

@@ -27,9 +27,20 @@ export type CriterionResourceType = (typeof CRITERION_RESOURCE_TYPES)[number];
  * - `exists`: whether any matches (with `where`: any value that satisfies it);
  * - `days_persisting`: days from the earliest to the latest value satisfying `where`, with none failing
  *   it in between (CKD's "> 90 days");
+ * - `latest_is`: whether the most recent matching resource has the code `has_code` names (the last
+ *   housing status is "lives in a nursing home"), unknown when there is none;
  * - `age`: the Patient's age in whole years at the window's anchor (now, or the period's end).
  */
-export const CRITERION_TAKES = ['latest', 'lowest_on_latest_day', 'count', 'distinct_days', 'exists', 'days_persisting', 'age'] as const;
+export const CRITERION_TAKES = [
+  'latest',
+  'lowest_on_latest_day',
+  'latest_is',
+  'count',
+  'distinct_days',
+  'exists',
+  'days_persisting',
+  'age',
+] as const;
 export type CriterionTake = (typeof CRITERION_TAKES)[number];
 
 export const VALUE_FILTER_OPERATORS = ['>=', '>', '<=', '<'] as const;
@@ -41,28 +52,50 @@ export interface ValueFilter {
   value: number;
 }
 
+export const WINDOW_RELATIONS = ['during', 'overlaps', 'starts_during', 'ends_during', 'ends_by_end'] as const;
+export type WindowRelation = (typeof WINDOW_RELATIONS)[number];
+
 /**
  * When a resource counts. `anchor` `now`: within `days` before the evaluation time (never after it).
  * `anchor` `period`: during the measurement period, widened by `years_before` its start (CQL's
  * "during the measurement period or the year before"); `days` then counts back from the period's end.
- * Point-in-time resources must fall in the window; resources with a span (an Encounter's period, a
- * Condition's prevalence) must lie within it (`during`) or touch it (`overlaps`).
+ * A resource's time is a span (an Encounter's period, a Condition's prevalence; a point for a
+ * result): it must lie within the window (`during`, the default), touch it (`overlaps`), start or
+ * end within it (`starts_during`, `ends_during`), or end by the window's end (`ends_by_end`).
  */
 export interface CriterionWindow {
   anchor: 'now' | 'period';
   days?: number;
   years_before?: number;
-  relation?: 'during' | 'overlaps';
+  relation?: WindowRelation;
+}
+
+export const CODED_ELEMENTS = ['value', 'discharge_disposition'] as const;
+export type CodedElement = (typeof CODED_ELEMENTS)[number];
+
+/** A coded element that must hold one of these codes: an Observation's coded value, an Encounter's discharge disposition. */
+export interface HasCode {
+  element: CodedElement;
+  codes?: string[];
+  value_sets?: string[];
 }
 
 export interface Criterion {
   resource_type: CriterionResourceType;
   /** `system|code` tokens; a resource matches when any of its codings is one of them. */
   codes?: string[];
-  /** A ValueSet's canonical URL: its expansion's codes count (resolved when the criterion is prepared). */
-  value_set?: string;
+  /** ValueSets' canonical URLs: the codes of their expansions count (resolved when the criterion is prepared). */
+  value_sets?: string[];
   /** Statuses that count; each resource type has a default (Observation: final, amended, corrected). */
   statuses?: string[];
+  /** `system|code` tokens of a category the resource must carry (an Observation's `laboratory`, `survey`). */
+  categories?: string[];
+  /** Requests: the intents that count (`order`). */
+  intents?: string[];
+  /** Requests marked not to be performed (`doNotPerform`, or QI-Core's modifier extension) do not count. */
+  exclude_do_not_perform?: boolean;
+  /** A coded element the resource must carry (with `latest_is`: what the latest one is tested for). */
+  has_code?: HasCode;
   window?: CriterionWindow;
   take: CriterionTake;
   where?: ValueFilter;

@@ -1,4 +1,11 @@
-import { CRITERION_RESOURCE_TYPES, CRITERION_TAKES, VALUE_FILTER_OPERATORS, type Criterion } from './types';
+import {
+  CODED_ELEMENTS,
+  CRITERION_RESOURCE_TYPES,
+  CRITERION_TAKES,
+  VALUE_FILTER_OPERATORS,
+  WINDOW_RELATIONS,
+  type Criterion,
+} from './types';
 
 /** A problem with a stored criterion, by field: the parameters DTO refuses it with these (400). */
 export interface CriterionProblem {
@@ -8,67 +15,95 @@ export interface CriterionProblem {
 
 const TOKEN = /^[^\s|]{1,500}\|[^\s|]{1,200}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const KEYS = new Set(['resource_type', 'codes', 'value_set', 'statuses', 'window', 'take', 'where']);
+const KEYS = new Set([
+  'resource_type',
+  'codes',
+  'value_sets',
+  'statuses',
+  'categories',
+  'intents',
+  'exclude_do_not_perform',
+  'has_code',
+  'window',
+  'take',
+  'where',
+]);
 const WINDOW_KEYS = new Set(['anchor', 'days', 'years_before', 'relation']);
+const REQUESTS = new Set(['MedicationRequest', 'ServiceRequest', 'DeviceRequest']);
+/** Takes that read an Observation's value or code, so need it to be an Observation. */
+const VALUE_TAKES = new Set(['latest', 'lowest_on_latest_day', 'days_persisting', 'latest_is']);
 
-/** Takes that read an Observation's value, so need it to be an Observation. */
-const VALUE_TAKES = new Set(['latest', 'lowest_on_latest_day', 'days_persisting']);
+const tokens = (v: unknown) => Array.isArray(v) && v.length <= 500 && v.every((t) => typeof t === 'string' && TOKEN.test(t));
+const urls = (v: unknown) =>
+  Array.isArray(v) && v.length <= 50 && v.every((u) => typeof u === 'string' && u.trim() !== '' && u.length <= 500);
+const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
+const inList = (list: readonly unknown[], v: unknown) => list.includes(v);
 
 /** Every problem with a criterion as JSON (an empty list when it can be used). */
 export function criterionProblems(value: unknown, field = 'criterion'): CriterionProblem[] {
   const out: CriterionProblem[] = [];
   const add = (f: string, message: string) => out.push({ field: `${field}${f}`, message });
-  if (!isObject(value)) return [{ field, message: 'must be an object { resource_type, codes | value_set, take, ... }' }];
+  if (!isObject(value)) return [{ field, message: 'must be an object { resource_type, codes | value_sets, take, ... }' }];
   for (const k of Object.keys(value)) if (!KEYS.has(k)) add(`.${k}`, 'is not a criterion field');
   const c = value as Partial<Criterion> & Record<string, unknown>;
-  if (!(CRITERION_RESOURCE_TYPES as readonly unknown[]).includes(c.resource_type))
-    add('.resource_type', `must be one of ${CRITERION_RESOURCE_TYPES.join(', ')}`);
-  if (!(CRITERION_TAKES as readonly unknown[]).includes(c.take)) add('.take', `must be one of ${CRITERION_TAKES.join(', ')}`);
-  if (
-    c.codes !== undefined &&
-    (!Array.isArray(c.codes) || c.codes.length > 500 || !c.codes.every((t) => typeof t === 'string' && TOKEN.test(t)))
-  )
-    add('.codes', 'must be a list of "system|code" tokens (at most 500)');
-  if (c.value_set !== undefined && (typeof c.value_set !== 'string' || c.value_set.trim() === '' || c.value_set.length > 500))
-    add('.value_set', "must be a value set's canonical URL");
-  const isPatient = c.resource_type === 'Patient';
+  const type = String(c.resource_type);
+  if (!inList(CRITERION_RESOURCE_TYPES, c.resource_type)) add('.resource_type', `must be one of ${CRITERION_RESOURCE_TYPES.join(', ')}`);
+  if (!inList(CRITERION_TAKES, c.take)) add('.take', `must be one of ${CRITERION_TAKES.join(', ')}`);
+  if (c.codes !== undefined && !tokens(c.codes)) add('.codes', 'must be a list of "system|code" tokens (at most 500)');
+  if (c.value_sets !== undefined && !urls(c.value_sets)) add('.value_sets', "must be a list of value sets' canonical URLs");
+  const isPatient = type === 'Patient';
   if (isPatient !== (c.take === 'age')) add('.take', 'age is taken from the Patient, and only age');
-  if (!isPatient && !(Array.isArray(c.codes) && c.codes.length) && c.value_set === undefined) add('', 'needs codes or a value_set');
-  if (c.resource_type !== 'Observation' && typeof c.take === 'string' && VALUE_TAKES.has(c.take))
+  if (!isPatient && !nonEmpty(c.codes) && !nonEmpty(c.value_sets)) add('', 'needs codes or value_sets');
+  if (type !== 'Observation' && typeof c.take === 'string' && VALUE_TAKES.has(c.take))
     add('.take', `${c.take} reads an Observation's value`);
   if (
     c.statuses !== undefined &&
     (!Array.isArray(c.statuses) || !c.statuses.every((s) => typeof s === 'string' && /^[a-z-]{1,40}$/.test(s)))
   )
     add('.statuses', 'must be a list of status codes');
-  if (c.window !== undefined) {
-    if (!isObject(c.window)) add('.window', 'must be { anchor, days?, years_before?, relation? }');
-    else {
-      const w = c.window;
-      for (const k of Object.keys(w)) if (!WINDOW_KEYS.has(k)) add(`.window.${k}`, 'is not a window field');
-      if (w.anchor !== 'now' && w.anchor !== 'period') add('.window.anchor', 'must be now or period');
-      if (w.days !== undefined && !(Number.isInteger(w.days) && (w.days as number) >= 0 && (w.days as number) <= 36600))
-        add('.window.days', 'must be a whole number of days, 0 to 36600');
-      if (
-        w.years_before !== undefined &&
-        (w.anchor !== 'period' ||
-          !(Number.isInteger(w.years_before) && (w.years_before as number) >= 0 && (w.years_before as number) <= 100))
-      )
-        add('.window.years_before', 'must be a whole number of years, 0 to 100, with the period anchor');
-      if (w.relation !== undefined && w.relation !== 'during' && w.relation !== 'overlaps')
-        add('.window.relation', 'must be during or overlaps');
-    }
-  }
+  if (c.categories !== undefined && !tokens(c.categories)) add('.categories', 'must be a list of "system|code" tokens');
+  if (
+    c.intents !== undefined &&
+    (!REQUESTS.has(type) || !Array.isArray(c.intents) || !c.intents.every((s) => typeof s === 'string' && /^[a-z-]{1,40}$/.test(s)))
+  )
+    add('.intents', 'must be a list of intents, on a request');
+  if (c.exclude_do_not_perform !== undefined && (typeof c.exclude_do_not_perform !== 'boolean' || !REQUESTS.has(type)))
+    add('.exclude_do_not_perform', 'must be true or false, on a request');
+  hasCodeProblems(c, add);
+  windowProblems(c.window, add);
   if (c.where !== undefined) {
-    if (
-      !isObject(c.where) ||
-      !(VALUE_FILTER_OPERATORS as readonly unknown[]).includes(c.where.operator) ||
-      typeof c.where.value !== 'number' ||
-      !Number.isFinite(c.where.value)
-    )
+    const w = c.where as unknown;
+    if (!isObject(w) || !inList(VALUE_FILTER_OPERATORS, w.operator) || typeof w.value !== 'number' || !Number.isFinite(w.value))
       add('.where', `must be { operator: ${VALUE_FILTER_OPERATORS.join(' | ')}, value: a number }`);
-    else if (c.resource_type !== 'Observation') add('.where', "filters an Observation's value");
+    else if (type !== 'Observation') add('.where', "filters an Observation's value");
   }
   if (c.take === 'days_persisting' && c.where === undefined) add('.where', 'days_persisting needs the value condition that persists');
   return out;
+}
+
+function hasCodeProblems(c: Record<string, unknown>, add: (f: string, message: string) => void): void {
+  if (c.has_code === undefined) {
+    if (c.take === 'latest_is') add('.has_code', 'latest_is needs the code the latest must have');
+    return;
+  }
+  const h = c.has_code;
+  if (!isObject(h) || !inList(CODED_ELEMENTS, h.element)) return add('.has_code.element', `must be one of ${CODED_ELEMENTS.join(', ')}`);
+  if (h.codes !== undefined && !tokens(h.codes)) add('.has_code.codes', 'must be a list of "system|code" tokens');
+  if (h.value_sets !== undefined && !urls(h.value_sets)) add('.has_code.value_sets', "must be a list of value sets' canonical URLs");
+  if (!nonEmpty(h.codes) && !nonEmpty(h.value_sets)) add('.has_code', 'needs codes or value_sets');
+  const owner = h.element === 'value' ? 'Observation' : 'Encounter';
+  if (c.resource_type !== owner) add('.has_code.element', `${String(h.element)} is read from an ${owner}`);
+}
+
+function windowProblems(w: unknown, add: (f: string, message: string) => void): void {
+  if (w === undefined) return;
+  if (!isObject(w)) return add('.window', 'must be { anchor, days?, years_before?, relation? }');
+  for (const k of Object.keys(w)) if (!WINDOW_KEYS.has(k)) add(`.window.${k}`, 'is not a window field');
+  if (w.anchor !== 'now' && w.anchor !== 'period') add('.window.anchor', 'must be now or period');
+  const whole = (v: unknown, max: number) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
+  if (w.days !== undefined && !whole(w.days, 36600)) add('.window.days', 'must be a whole number of days, 0 to 36600');
+  if (w.years_before !== undefined && (w.anchor !== 'period' || !whole(w.years_before, 100)))
+    add('.window.years_before', 'must be a whole number of years, 0 to 100, with the period anchor');
+  if (w.relation !== undefined && !inList(WINDOW_RELATIONS, w.relation))
+    add('.window.relation', `must be one of ${WINDOW_RELATIONS.join(', ')}`);
 }

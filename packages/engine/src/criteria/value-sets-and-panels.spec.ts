@@ -5,7 +5,7 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 
 describe('codes from a value set', () => {
   const HBA1C_VS = 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.198.12.1013';
-  const criterion = { resource_type: 'Observation' as const, value_set: HBA1C_VS, take: 'exists' as const };
+  const criterion = { resource_type: 'Observation' as const, value_sets: [HBA1C_VS], take: 'exists' as const };
 
   it("any code of the value set's expansion counts", () => {
     const prepared = prepareCriterion(criterion, {
