@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Issue 21 (records in): patients' FHIR resources as the EHR or an import sent them, one row per
  * resourceType/id with its version. Read by patient and type, as the criteria read a record.
  */
-export class FhirResources1796100000000 implements MigrationInterface {
-  name = 'FhirResources1796100000000';
+export class FhirResources1796300000000 implements MigrationInterface {
+  name = 'FhirResources1796300000000';
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "fhir_resources" (
