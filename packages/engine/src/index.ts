@@ -60,3 +60,5 @@ export type { RuleChange, RuleChangeDetail, RuleChangeField } from './impact-cha
 export * from './record';
 /** Criteria: an input read from the patient's record over time (codes or value sets, statuses, windows, takes). */
 export * from './criteria';
+/** Quality measures in the same model: criteria-bound parameters, rules per population. */
+export * from './measures';

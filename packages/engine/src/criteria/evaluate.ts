@@ -35,6 +35,8 @@ interface Match {
   problem: string | null;
   /** Whether it carries the code `has_code` names (true when the criterion names none). */
   coded: boolean;
+  /** A result recorded without any number (no valueQuantity, or one without a value). */
+  noValue: boolean;
 }
 
 const unknownResult = (set_aside: SetAside[] = [], future: Evidence[] = []): CriterionResult => ({
@@ -100,7 +102,8 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
           continue;
         }
         if (!inWindow(span, window, relation)) continue;
-        const m: Match = { evidence, span, value: null, problem: null, coded };
+        const m: Match = { evidence, span, value: null, problem: null, coded, noValue: false };
+        if (criterion.resource_type === 'Observation') m.noValue = quantityOf(element).value === null;
         if (scale && criterion.resource_type === 'Observation') {
           const read = inParameterUnit({ id, code: '', at: span.start, ...quantityOf(element) } as RecordResult, scale);
           if (isUnreadable(read)) {
@@ -111,7 +114,7 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
         matches.push(m);
       }
       // Newest first (by when each ended: CQL's `effective.latest()`); equal times keep the record's order.
-      matches.sort((a, b) => latestTime(b.span) - latestTime(a.span));
+      matches.sort(newestFirst);
       return { ...take(criterion, matches), set_aside: setAside, future };
     },
   };
@@ -133,6 +136,20 @@ function windowOf(c: Criterion, ctx: CriterionContext): Span | null {
 
 /** An open-ended span (a condition still going on) is latest at its start. */
 const latestTime = (s: Span) => (s.end === Infinity ? s.start : s.end);
+
+/**
+ * Newest first. Results of the same time are put in one order whatever order the record lists
+ * them in (unreadable last, then by value, then id), so no answer depends on how the EHR sorted.
+ */
+function newestFirst(a: Match, b: Match): number {
+  const t = latestTime(b.span) - latestTime(a.span);
+  if (t !== 0) return t;
+  const ia = a.problem || a.value === null ? null : readInterval(a.value);
+  const ib = b.problem || b.value === null ? null : readInterval(b.value);
+  if (!ia || !ib) return ia ? -1 : ib ? 1 : byId(a, b);
+  return ia.lo - ib.lo || ia.hi - ib.hi || byId(a, b);
+}
+const byId = (a: Match, b: Match) => (a.evidence.id ?? '').localeCompare(b.evidence.id ?? '');
 
 function inWindow(span: Span, window: Span, relation: WindowRelation): boolean {
   switch (relation) {
@@ -168,15 +185,28 @@ const openCount = (known: number, open: number): number | RangeAnswer =>
 function take(c: Criterion, matches: Match[]): Pick<CriterionResult, 'value' | 'evidence'> {
   const tri = (m: Match): Tri => (c.where ? satisfies(m.problem ? null : m.value, c.where) : true);
   switch (c.take) {
+    case 'latest_without_value': {
+      if (!matches.length) return { value: false, evidence: [] };
+      const day = dayOf(latestTime(matches[0].span));
+      const empty = matches.filter((m) => dayOf(latestTime(m.span)) === day && m.noValue);
+      return { value: empty.length > 0, evidence: empty.map((m) => m.evidence) };
+    }
     case 'latest_is': {
+      // "The last one is X" is false when there is no last one (CQL's `Last(...) ~ X is not null`).
       const m = matches[0];
-      return m ? { value: m.coded, evidence: [m.evidence] } : { value: 'unknown', evidence: [] };
+      return m ? { value: m.coded, evidence: [m.evidence] } : { value: false, evidence: [] };
     }
     case 'latest': {
-      const m = matches[0];
-      return m
-        ? { value: m.problem || m.value === null ? 'unknown' : m.value, evidence: [m.evidence] }
-        : { value: 'unknown', evidence: [] };
+      if (!matches.length) return { value: 'unknown', evidence: [] };
+      // Two results recorded at the same moment: the latest is one of them, so the answer spans both.
+      const tied = matches.filter((m) => latestTime(m.span) === latestTime(matches[0].span));
+      if (tied.some((m) => m.problem || m.value === null)) return { value: 'unknown', evidence: tied.map((m) => m.evidence) };
+      const bounds = tied.map((m) => readInterval(m.value)!);
+      const lo = Math.min(...bounds.map((b) => b.lo));
+      const hi = Math.max(...bounds.map((b) => b.hi));
+      const value: number | RangeAnswer =
+        tied.length === 1 ? tied[0].value! : lo === hi ? lo : { type: 'range', min: lo, max: hi, min_inclusive: true, max_inclusive: true };
+      return { value, evidence: tied.map((m) => m.evidence) };
     }
     case 'lowest_on_latest_day': {
       if (!matches.length) return { value: 'unknown', evidence: [] };

@@ -19,3 +19,5 @@ export type { PrepareOptions, PreparedCriterion } from './evaluate';
 export { criterionProblems } from './validate';
 export type { CriterionProblem } from './validate';
 export { DEFAULT_STATUSES } from './resources';
+export { BOOLEAN_TAKES, isAnyOf, prepareCriterionSpec } from './any-of';
+export type { CriterionSpec, PreparedSpec } from './any-of';

@@ -56,8 +56,8 @@ describe('the last housing status before the period ends', () => {
     expect(inNursingHome.evaluate([status('160734000', '2024-06-01'), status('160943002', '2026-02-01')], ctx).value).toBe(true);
   });
 
-  it('no housing status recorded: unknown, never false', () => {
-    expect(inNursingHome.evaluate([], ctx).value).toBe('unknown');
+  it('no housing status recorded: no last status says nursing home', () => {
+    expect(inNursingHome.evaluate([], ctx).value).toBe(false);
   });
 });
 

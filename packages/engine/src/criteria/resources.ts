@@ -73,22 +73,56 @@ export function statusCounts(resource: Json, type: CriterionResourceType, status
 const time = (raw: unknown): number => (typeof raw === 'string' ? Date.parse(raw) : NaN);
 const DAY_MS = 86_400_000;
 
+/** Days in one unit of a UCUM duration (`convert ... to days`); undefined for units that are not durations. */
+const DAYS_PER: Readonly<Record<string, number>> = { s: 1 / 86400, min: 1 / 1440, h: 1 / 24, d: 1, day: 1, days: 1, wk: 7, mo: 30, a: 365 };
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const dayStart = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
+
 /**
- * When a medication order covers: its dosage's bounds period, else from when it was authored for the
- * expected supply (days), else the dispense validity period, else the day it was authored.
+ * When a medication order covers, as CQL's CumulativeMedicationDuration reads it (day precision):
+ * from its dosage's bounds start, else when authored, else the dispense validity start; for the days
+ * supplied (the expected supply, else quantity ÷ daily dose), times the fills (1 + refills); else to
+ * the bounds' end. Neither: no span (NaN).
  */
 function medicationSpan(r: Json): Span {
   const dosage = Array.isArray(r.dosageInstruction) && isObject(r.dosageInstruction[0]) ? r.dosageInstruction[0] : {};
   const repeat = isObject(dosage.timing) && isObject(dosage.timing.repeat) ? dosage.timing.repeat : {};
   const bounds = isObject(repeat.boundsPeriod) ? repeat.boundsPeriod : {};
   const dispense = isObject(r.dispenseRequest) ? r.dispenseRequest : {};
-  const start = Number.isNaN(time(bounds.start)) ? time(r.authoredOn) : time(bounds.start);
-  if (!Number.isNaN(time(bounds.end))) return { start, end: time(bounds.end) };
+  const validity = isObject(dispense.validityPeriod) ? dispense.validityPeriod : {};
+  const startRaw = [time(bounds.start), time(r.authoredOn), time(validity.start)].find((t) => !Number.isNaN(t));
+  if (startRaw === undefined) return { start: NaN, end: NaN };
+  const start = dayStart(startRaw);
   const supply = isObject(dispense.expectedSupplyDuration) ? dispense.expectedSupplyDuration : {};
-  if (typeof supply.value === 'number' && (supply.code === 'd' || supply.code === 'days' || supply.unit === 'days'))
-    return { start, end: start + supply.value * DAY_MS };
-  const validity = isObject(dispense.validityPeriod) ? time(dispense.validityPeriod.end) : NaN;
-  return { start, end: Number.isNaN(validity) ? start : validity };
+  const per = DAYS_PER[String(supply.code ?? supply.unit ?? '')];
+  let days = num(supply.value) !== null && per !== undefined ? num(supply.value)! * per : null;
+  if (days === null) {
+    const doseAndRate = Array.isArray(dosage.doseAndRate) && isObject(dosage.doseAndRate[0]) ? dosage.doseAndRate[0] : {};
+    const dose = isObject(doseAndRate.doseQuantity)
+      ? num(doseAndRate.doseQuantity.value)
+      : isObject(doseAndRate.doseRange) && isObject(doseAndRate.doseRange.high)
+        ? num(doseAndRate.doseRange.high.value)
+        : null;
+    const frequency = num(repeat.frequencyMax) ?? num(repeat.frequency);
+    const periodDays =
+      num(repeat.period) !== null && DAYS_PER[String(repeat.periodUnit)] !== undefined
+        ? num(repeat.period)! * DAYS_PER[String(repeat.periodUnit)]
+        : null;
+    const perDay =
+      frequency !== null && periodDays
+        ? frequency / periodDays
+        : Array.isArray(repeat.timeOfDay) && repeat.timeOfDay.length
+          ? repeat.timeOfDay.length
+          : 1;
+    const quantity = isObject(dispense.quantity) ? num(dispense.quantity.value) : null;
+    if (quantity !== null && dose) days = quantity / (dose * perDay);
+  }
+  if (days !== null) {
+    const fills = 1 + (num(dispense.numberOfRepeatsAllowed) ?? 0);
+    return { start, end: start + (days * fills - 1) * DAY_MS + DAY_MS - 1 };
+  }
+  const boundsEnd = time(bounds.end);
+  return Number.isNaN(boundsEnd) ? { start: NaN, end: NaN } : { start, end: dayStart(boundsEnd) + DAY_MS - 1 };
 }
 
 /** A span of time, ms since the epoch; a point is a span of zero length. `end` Infinity: still going on. */

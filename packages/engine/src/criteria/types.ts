@@ -28,13 +28,16 @@ export type CriterionResourceType = (typeof CRITERION_RESOURCE_TYPES)[number];
  * - `days_persisting`: days from the earliest to the latest value satisfying `where`, with none failing
  *   it in between (CKD's "> 90 days");
  * - `latest_is`: whether the most recent matching resource has the code `has_code` names (the last
- *   housing status is "lives in a nursing home"), unknown when there is none;
+ *   housing status is "lives in a nursing home"), false when there is none;
+ * - `latest_without_value`: whether a result on the latest day was recorded without a numeric value
+ *   (a test done with no result, or a coded result); false when there is none;
  * - `age`: the Patient's age in whole years at the window's anchor (now, or the period's end).
  */
 export const CRITERION_TAKES = [
   'latest',
   'lowest_on_latest_day',
   'latest_is',
+  'latest_without_value',
   'count',
   'distinct_days',
   'exists',

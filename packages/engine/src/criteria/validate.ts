@@ -1,3 +1,4 @@
+import { BOOLEAN_TAKES } from './any-of';
 import {
   CODED_ELEMENTS,
   CRITERION_RESOURCE_TYPES,
@@ -31,7 +32,7 @@ const KEYS = new Set([
 const WINDOW_KEYS = new Set(['anchor', 'days', 'years_before', 'relation']);
 const REQUESTS = new Set(['MedicationRequest', 'ServiceRequest', 'DeviceRequest']);
 /** Takes that read an Observation's value or code, so need it to be an Observation. */
-const VALUE_TAKES = new Set(['latest', 'lowest_on_latest_day', 'days_persisting', 'latest_is']);
+const VALUE_TAKES = new Set(['latest', 'lowest_on_latest_day', 'days_persisting', 'latest_is', 'latest_without_value']);
 
 const tokens = (v: unknown) => Array.isArray(v) && v.length <= 500 && v.every((t) => typeof t === 'string' && TOKEN.test(t));
 const urls = (v: unknown) =>
@@ -39,8 +40,24 @@ const urls = (v: unknown) =>
 const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
 const inList = (list: readonly unknown[], v: unknown) => list.includes(v);
 
-/** Every problem with a criterion as JSON (an empty list when it can be used). */
+/** Every problem with a criterion, or an `any_of` list of yes/no criteria, as JSON (an empty list when it can be used). */
 export function criterionProblems(value: unknown, field = 'criterion'): CriterionProblem[] {
+  if (isObject(value) && 'any_of' in value) {
+    const list = value.any_of;
+    if (Object.keys(value).length !== 1 || !Array.isArray(list) || list.length === 0 || list.length > 20)
+      return [{ field: `${field}.any_of`, message: 'must be the only field: a list of 1 to 20 criteria' }];
+    return list.flatMap((c, i) => {
+      const own = oneCriterionProblems(c, `${field}.any_of[${i}]`);
+      const take = isObject(c) ? c.take : undefined;
+      if (!own.length && !BOOLEAN_TAKES.includes(String(take)))
+        own.push({ field: `${field}.any_of[${i}].take`, message: `must be ${BOOLEAN_TAKES.join(' or ')}: any_of joins yes/no criteria` });
+      return own;
+    });
+  }
+  return oneCriterionProblems(value, field);
+}
+
+function oneCriterionProblems(value: unknown, field: string): CriterionProblem[] {
   const out: CriterionProblem[] = [];
   const add = (f: string, message: string) => out.push({ field: `${field}${f}`, message });
   if (!isObject(value)) return [{ field, message: 'must be an object { resource_type, codes | value_sets, take, ... }' }];

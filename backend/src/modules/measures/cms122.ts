@@ -1,0 +1,106 @@
+import {
+  AGE_AT_PERIOD_END,
+  ADVANCED_ILLNESS_OR_DEMENTIA_MEDICATION,
+  exclusionRules,
+  FINAL_RESULT,
+  FRAILTY,
+  HOSPICE,
+  LABORATORY,
+  LOINC,
+  measured,
+  modelOf,
+  NURSING_HOME,
+  PALLIATIVE,
+  PERFORMED_ENCOUNTER,
+  rule,
+  VS,
+  yesNo,
+  type ShippedMeasure,
+} from './measure-content';
+
+/**
+ * CMS122 (2024 QI-Core): Diabetes: Glycemic Status Assessment Greater Than 9 %. Read from the
+ * measure's CQL (DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR and the libraries it
+ * includes); an inverse measure: patients in the numerator are the gaps.
+ */
+const QUALIFYING_ENCOUNTERS = [
+  '2.16.840.1.113883.3.464.1003.101.12.1001',
+  '2.16.840.1.113883.3.526.3.1240',
+  '2.16.840.1.113883.3.464.1003.101.12.1025',
+  '2.16.840.1.113883.3.464.1003.101.12.1023',
+  '2.16.840.1.113883.3.464.1003.101.12.1016',
+  '2.16.840.1.113883.3.464.1003.101.12.1089',
+  '2.16.840.1.113883.3.464.1003.101.12.1080',
+].map(VS);
+
+const GLYCEMIC_STATUS = {
+  resource_type: 'Observation' as const,
+  value_sets: [VS('2.16.840.1.113883.3.464.1003.198.12.1013')],
+  codes: [`${LOINC}|97506-0`],
+  statuses: FINAL_RESULT,
+  categories: [LABORATORY],
+  window: { anchor: 'period' as const, relation: 'ends_during' as const },
+};
+
+const parameters = [
+  AGE_AT_PERIOD_END,
+  yesNo('qualifying_encounter', 'Qualifying outpatient encounter in the measurement period', {
+    resource_type: 'Encounter',
+    value_sets: QUALIFYING_ENCOUNTERS,
+    statuses: PERFORMED_ENCOUNTER,
+    window: { anchor: 'period' },
+    take: 'exists',
+  }),
+  yesNo('diabetes', 'Diabetes during the measurement period', {
+    resource_type: 'Condition',
+    value_sets: [VS('2.16.840.1.113883.3.464.1003.103.12.1001')],
+    window: { anchor: 'period', relation: 'overlaps' },
+    take: 'exists',
+  }),
+  HOSPICE,
+  PALLIATIVE,
+  FRAILTY,
+  ADVANCED_ILLNESS_OR_DEMENTIA_MEDICATION,
+  NURSING_HOME,
+  yesNo('glycemic_status_done', 'Glycemic status assessment (HbA1c or GMI) in the measurement period', {
+    ...GLYCEMIC_STATUS,
+    take: 'exists',
+  }),
+  measured(
+    'glycemic_status_lowest',
+    'Lowest glycemic status on the most recent day',
+    '%',
+    { ...GLYCEMIC_STATUS, take: 'lowest_on_latest_day' },
+    { min: 0, max: 100 },
+  ),
+  yesNo('glycemic_status_without_result', 'Most recent glycemic status assessment without a result', {
+    ...GLYCEMIC_STATUS,
+    take: 'latest_without_value',
+  }),
+];
+
+const rules = [
+  rule('cms122-ip', 'Adults 18–75 with diabetes and a qualifying encounter', 'initial-population', [
+    ['age_at_period_end', 'greater_equal', 18],
+    ['age_at_period_end', 'less_equal', 75],
+    ['qualifying_encounter', 'equals', true],
+    ['diabetes', 'equals', true],
+  ]),
+  ...exclusionRules('cms122'),
+  rule('cms122-num-elevated', 'Most recent glycemic status > 9 %', 'numerator', [['glycemic_status_lowest', 'greater_than', 9]]),
+  rule('cms122-num-no-result', 'Most recent glycemic status assessment without a result', 'numerator', [
+    ['glycemic_status_without_result', 'equals', true],
+  ]),
+  rule('cms122-num-none', 'No glycemic status assessment in the measurement period', 'numerator', [
+    ['glycemic_status_done', 'equals', false],
+  ]),
+];
+
+export const CMS122: ShippedMeasure = {
+  id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+  identifier: 'CMS122',
+  title: 'Diabetes: Glycemic Status Assessment Greater Than 9%',
+  improvement_notation: 'decrease',
+  source: 'CMS122v12 (2024 QI-Core eCQM)',
+  model: modelOf(parameters, rules),
+};

@@ -1,0 +1,250 @@
+import type { Criterion, CriterionSpec, EngineParameter, EngineRule, MeasureModel, PopulationCode } from '@cds/engine';
+
+/** Builders for shipped measures: parameters read from the record by criteria, and population rules. */
+
+export const VS = (oid: string) => `http://cts.nlm.nih.gov/fhir/ValueSet/${oid}`;
+export const SNOMED = 'http://snomed.info/sct';
+export const LOINC = 'http://loinc.org';
+const CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
+export const LABORATORY = `${CATEGORY}|laboratory`;
+export const SURVEY = `${CATEGORY}|survey`;
+
+/** QI-Core's statuses (Status.cql): what "performed", "ordered" and "active" mean for each resource. */
+export const PERFORMED_ENCOUNTER = ['finished', 'arrived', 'triaged', 'in-progress', 'onleave'];
+export const FINAL_RESULT = ['final', 'amended', 'corrected'];
+export const SYMPTOM = ['preliminary', 'final', 'amended', 'corrected'];
+export const ORDERED = ['active', 'completed'];
+
+/** A measure as shipped: its FHIR identity and its model (ids are the parameters' and rules' names). */
+export interface ShippedMeasure {
+  /** The FHIR Measure id: the measure's CQL library name. */
+  id: string;
+  identifier: string;
+  title: string;
+  /** `decrease`: a lower score is better (an inverse measure such as CMS122). */
+  improvement_notation: 'increase' | 'decrease';
+  source: string;
+  model: MeasureModel;
+}
+
+export function yesNo(name: string, display: string, criterion: CriterionSpec): EngineParameter {
+  return { id: name, name, display_name: display, data_type: 'boolean', is_active: true, validation_rules: { criterion } };
+}
+
+export function measured(
+  name: string,
+  display: string,
+  units: string,
+  criterion: Criterion,
+  limits: { min: number; max: number },
+): EngineParameter {
+  return { id: name, name, display_name: display, data_type: 'number', units, is_active: true, validation_rules: { ...limits, criterion } };
+}
+
+export const AGE_AT_PERIOD_END = measured(
+  'age_at_period_end',
+  'Age at the end of the measurement period',
+  'a',
+  { resource_type: 'Patient', take: 'age', window: { anchor: 'period' } },
+  { min: 0, max: 130 },
+);
+
+type Clause = [parameter: string, operator: string, value: unknown];
+
+/** A population rule: every clause must hold (AND). */
+export function rule(id: string, name: string, population: PopulationCode, clauses: Clause[]): EngineRule & { population: PopulationCode } {
+  return {
+    id,
+    name,
+    description: null,
+    priority: 0,
+    population,
+    conditions: clauses.map(([parameter, operator, value]) => ({ type: 'parameter', parameter, operator, value })),
+    actions: [],
+  };
+}
+
+export function modelOf(parameters: EngineParameter[], rules: (EngineRule & { population: PopulationCode })[]): MeasureModel {
+  const populations: Partial<Record<PopulationCode, string[]>> = {};
+  for (const r of rules) (populations[r.population] ??= []).push(r.id);
+  return { parameters, rules: rules.map(({ population: _, ...r }) => r), populations };
+}
+
+/** CMS exclusions shared by the diabetes and blood-pressure measures (Hospice, PalliativeCare, AdvancedIllnessandFrailty). */
+export const HOSPICE = yesNo('hospice', 'Hospice services in the measurement period', {
+  any_of: [
+    {
+      resource_type: 'Encounter',
+      value_sets: [VS('2.16.840.1.113883.3.666.5.307')],
+      statuses: PERFORMED_ENCOUNTER,
+      has_code: { element: 'discharge_disposition', codes: [`${SNOMED}|428361000124107`, `${SNOMED}|428371000124100`] },
+      window: { anchor: 'period', relation: 'ends_during' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Encounter',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.1003')],
+      statuses: PERFORMED_ENCOUNTER,
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Observation',
+      codes: [`${LOINC}|45755-6`],
+      statuses: FINAL_RESULT,
+      categories: [SURVEY],
+      has_code: { element: 'value', codes: [`${SNOMED}|373066001`] },
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'ServiceRequest',
+      value_sets: [VS('2.16.840.1.113883.3.526.3.1584')],
+      statuses: ORDERED,
+      intents: ['order'],
+      window: { anchor: 'period' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Procedure',
+      value_sets: [VS('2.16.840.1.113883.3.526.3.1584')],
+      statuses: ['completed'],
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Condition',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.1165')],
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+  ],
+});
+
+export const PALLIATIVE = yesNo('palliative_care', 'Palliative care in the measurement period', {
+  any_of: [
+    {
+      resource_type: 'Observation',
+      codes: [`${LOINC}|71007-9`],
+      statuses: FINAL_RESULT,
+      categories: [SURVEY],
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Condition',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.1167')],
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Encounter',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.101.12.1090')],
+      statuses: PERFORMED_ENCOUNTER,
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Procedure',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.198.12.1135')],
+      statuses: ['completed'],
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+  ],
+});
+
+const FRAILTY_DEVICE = VS('2.16.840.1.113883.3.464.1003.118.12.1300');
+export const FRAILTY = yesNo('frailty', 'Frailty in the measurement period', {
+  any_of: [
+    {
+      resource_type: 'DeviceRequest',
+      value_sets: [FRAILTY_DEVICE],
+      statuses: ORDERED,
+      intents: ['order'],
+      exclude_do_not_perform: true,
+      window: { anchor: 'period' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Observation',
+      codes: [`${LOINC}|98181-1`],
+      statuses: FINAL_RESULT,
+      categories: [SURVEY],
+      has_code: { element: 'value', value_sets: [FRAILTY_DEVICE] },
+      window: { anchor: 'period', relation: 'ends_during' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Condition',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.113.12.1074')],
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Encounter',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.101.12.1088')],
+      statuses: PERFORMED_ENCOUNTER,
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+    {
+      resource_type: 'Observation',
+      value_sets: [VS('2.16.840.1.113883.3.464.1003.113.12.1075')],
+      statuses: SYMPTOM,
+      window: { anchor: 'period', relation: 'overlaps' },
+      take: 'exists',
+    },
+  ],
+});
+
+export const ADVANCED_ILLNESS_OR_DEMENTIA_MEDICATION = yesNo(
+  'advanced_illness_or_dementia_medication',
+  'Advanced illness or dementia medication in the period or the year before',
+  {
+    any_of: [
+      {
+        resource_type: 'Condition',
+        value_sets: [VS('2.16.840.1.113883.3.464.1003.110.12.1082')],
+        window: { anchor: 'period', years_before: 1, relation: 'starts_during' },
+        take: 'exists',
+      },
+      {
+        resource_type: 'MedicationRequest',
+        value_sets: [VS('2.16.840.1.113883.3.464.1003.196.12.1510')],
+        statuses: ['active'],
+        intents: ['order'],
+        window: { anchor: 'period', years_before: 1, relation: 'overlaps' },
+        take: 'exists',
+      },
+    ],
+  },
+);
+
+export const NURSING_HOME = yesNo('lives_in_nursing_home', 'Last housing status: lives in a nursing home', {
+  resource_type: 'Observation',
+  codes: [`${LOINC}|71802-3`],
+  statuses: FINAL_RESULT,
+  categories: [SURVEY],
+  has_code: { element: 'value', codes: [`${SNOMED}|160734000`] },
+  window: { anchor: 'period', relation: 'ends_by_end' },
+  take: 'latest_is',
+});
+
+/** The CMS exclusions' rules: hospice, palliative care, 66+ in a nursing home, 66+ frail with advanced illness. */
+export function exclusionRules(prefix: string, advancedIllnessAge: 'any-66+' = 'any-66+') {
+  void advancedIllnessAge;
+  return [
+    rule(`${prefix}-hospice`, 'Hospice services', 'denominator-exclusion', [['hospice', 'equals', true]]),
+    rule(`${prefix}-palliative`, 'Palliative care', 'denominator-exclusion', [['palliative_care', 'equals', true]]),
+    rule(`${prefix}-nursing-home`, 'Age 66 or older living long term in a nursing home', 'denominator-exclusion', [
+      ['age_at_period_end', 'greater_equal', 66],
+      ['lives_in_nursing_home', 'equals', true],
+    ]),
+    rule(`${prefix}-frailty`, 'Age 66 or older with advanced illness and frailty', 'denominator-exclusion', [
+      ['age_at_period_end', 'greater_equal', 66],
+      ['frailty', 'equals', true],
+      ['advanced_illness_or_dementia_medication', 'equals', true],
+    ]),
+  ];
+}

@@ -1,0 +1,2 @@
+export { POPULATION_CODES, prepareMeasure, scaleOf } from './evaluate';
+export type { MeasureModel, MeasureOutcome, PopulationCode, PreparedMeasure } from './evaluate';
