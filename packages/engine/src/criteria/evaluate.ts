@@ -65,6 +65,7 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
   const intents = criterion.intents?.length ? criterion.intents : null;
   const statuses = criterion.statuses?.length ? criterion.statuses : null;
   const relation = criterion.window?.relation ?? 'during';
+  const excludedClasses = criterion.exclude_encounter_classes?.length ? new Set(criterion.exclude_encounter_classes) : null;
   const scale = options.scale ?? null;
 
   return {
@@ -85,8 +86,10 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
         if (intents && !intents.includes(r.intent as string)) continue;
         if (criterion.exclude_do_not_perform && notToBePerformed(r)) continue;
         if (categories && !tokensOf(r.category).some((t) => categories.has(t))) continue;
+        if (excludedClasses && excludedClasses.has(encounterClassOf(r, resources) ?? '')) continue;
         const element = matchingElement(r, criterion.resource_type, tokens);
         if (!element) continue;
+        if (criterion.has_value && !hasValue(element)) continue;
         const coded = hasCode ? tokensOf(codedElement(r, hasCode.element)).some((t) => hasCode.tokens.has(t)) : true;
         // latest_is tests the latest resource for the code; every other take counts only resources that carry it.
         if (!coded && criterion.take !== 'latest_is') continue;
@@ -129,9 +132,27 @@ function windowOf(c: Criterion, ctx: CriterionContext): Span | null {
   const start = Date.parse(`${ctx.period.start}T00:00:00.000Z`);
   const end = Date.parse(`${ctx.period.end}T23:59:59.999Z`);
   if (w.days !== undefined) return { start: end - w.days * DAY_MS, end };
+  if (w.first_months !== undefined) {
+    const until = new Date(start);
+    until.setUTCMonth(until.getUTCMonth() + w.first_months);
+    return { start, end: until.getTime() - 1 };
+  }
   const from = new Date(start);
   if (w.years_before) from.setUTCFullYear(from.getUTCFullYear() - w.years_before);
   return { start: from.getTime(), end };
+}
+
+/** Whether an element carries any value[x]. */
+const hasValue = (element: Json) =>
+  Object.keys(element).some((k) => k.startsWith('value') && element[k] !== null && element[k] !== undefined);
+
+/** The class code of the Encounter an Observation was made in, looked up by id among the patient's resources. */
+function encounterClassOf(r: Json, resources: readonly unknown[]): string | null {
+  const ref = isObject(r.encounter) ? r.encounter.reference : undefined;
+  const id = typeof ref === 'string' ? ref.split('/').pop() : undefined;
+  if (!id) return null;
+  const e = resources.find((x): x is Json => isObject(x) && x.resourceType === 'Encounter' && x.id === id);
+  return e && isObject(e.class) && typeof e.class.code === 'string' ? e.class.code : null;
 }
 
 /** An open-ended span (a condition still going on) is latest at its start. */
@@ -161,6 +182,8 @@ function inWindow(span: Span, window: Span, relation: WindowRelation): boolean {
       return span.end >= window.start && span.end <= window.end;
     case 'ends_by_end':
       return span.end <= window.end;
+    case 'starts_by_end':
+      return span.start <= window.end;
     default:
       return span.start >= window.start && span.end <= window.end;
   }
@@ -287,7 +310,10 @@ function ageResult(resources: readonly unknown[], c: Criterion, ctx: CriterionCo
   const m = patient && typeof patient.birthDate === 'string' ? DATE.exec(patient.birthDate) : null;
   if (!patient || !m)
     return unknownResult(patient ? [{ resource_type: 'Patient', id: String(patient.id ?? ''), problem: 'it has no birth date' }] : []);
-  const anchor = c.window?.anchor === 'period' && ctx.period ? ctx.period.end : new Date(ctx.now).toISOString().slice(0, 10);
+  const period = c.window?.anchor === 'period' ? ctx.period : undefined;
+  if (c.window?.anchor === 'period' && !period)
+    return unknownResult([{ resource_type: 'Patient', id: null, problem: 'no measurement period was given' }]);
+  const anchor = period ? (c.window?.at === 'start' ? period.start : period.end) : new Date(ctx.now).toISOString().slice(0, 10);
   const [ay, am, ad] = anchor.split('-').map(Number);
   const by = Number(m[1]);
   const age = (bm: number, bd: number) => ay - by - (am < bm || (am === bm && ad < bd) ? 1 : 0);

@@ -55,7 +55,7 @@ export interface ValueFilter {
   value: number;
 }
 
-export const WINDOW_RELATIONS = ['during', 'overlaps', 'starts_during', 'ends_during', 'ends_by_end'] as const;
+export const WINDOW_RELATIONS = ['during', 'overlaps', 'starts_during', 'ends_during', 'ends_by_end', 'starts_by_end'] as const;
 export type WindowRelation = (typeof WINDOW_RELATIONS)[number];
 
 /**
@@ -64,12 +64,17 @@ export type WindowRelation = (typeof WINDOW_RELATIONS)[number];
  * "during the measurement period or the year before"); `days` then counts back from the period's end.
  * A resource's time is a span (an Encounter's period, a Condition's prevalence; a point for a
  * result): it must lie within the window (`during`, the default), touch it (`overlaps`), start or
- * end within it (`starts_during`, `ends_during`), or end by the window's end (`ends_by_end`).
+ * end within it (`starts_during`, `ends_during`), or end or start by the window's end (`ends_by_end`,
+ * `starts_by_end`).
  */
 export interface CriterionWindow {
   anchor: 'now' | 'period';
   days?: number;
   years_before?: number;
+  /** Only the first months of the period (CMS165: a hypertension diagnosis in its first six months): [start, start + n months). */
+  first_months?: number;
+  /** `age`: at the period's start or end (default). */
+  at?: 'start' | 'end';
   relation?: WindowRelation;
 }
 
@@ -97,6 +102,10 @@ export interface Criterion {
   intents?: string[];
   /** Requests marked not to be performed (`doNotPerform`, or QI-Core's modifier extension) do not count. */
   exclude_do_not_perform?: boolean;
+  /** Observations: only those that carry a value (any value[x]: CQL's `value is not null`). */
+  has_value?: boolean;
+  /** Observations: not those made during an encounter of these classes (`EMER`, `IMP`…), the encounter looked up in the record. */
+  exclude_encounter_classes?: string[];
   /** A coded element the resource must carry (with `latest_is`: what the latest one is tested for). */
   has_code?: HasCode;
   window?: CriterionWindow;

@@ -25,11 +25,13 @@ const KEYS = new Set([
   'intents',
   'exclude_do_not_perform',
   'has_code',
+  'has_value',
+  'exclude_encounter_classes',
   'window',
   'take',
   'where',
 ]);
-const WINDOW_KEYS = new Set(['anchor', 'days', 'years_before', 'relation']);
+const WINDOW_KEYS = new Set(['anchor', 'days', 'years_before', 'first_months', 'at', 'relation']);
 const REQUESTS = new Set(['MedicationRequest', 'ServiceRequest', 'DeviceRequest']);
 /** Takes that read an Observation's value or code, so need it to be an Observation. */
 const VALUE_TAKES = new Set(['latest', 'lowest_on_latest_day', 'days_persisting', 'latest_is', 'latest_without_value']);
@@ -86,6 +88,15 @@ function oneCriterionProblems(value: unknown, field: string): CriterionProblem[]
     add('.intents', 'must be a list of intents, on a request');
   if (c.exclude_do_not_perform !== undefined && (typeof c.exclude_do_not_perform !== 'boolean' || !REQUESTS.has(type)))
     add('.exclude_do_not_perform', 'must be true or false, on a request');
+  if (c.has_value !== undefined && (typeof c.has_value !== 'boolean' || type !== 'Observation'))
+    add('.has_value', 'must be true or false, on an Observation');
+  if (
+    c.exclude_encounter_classes !== undefined &&
+    (type !== 'Observation' ||
+      !Array.isArray(c.exclude_encounter_classes) ||
+      !c.exclude_encounter_classes.every((s) => typeof s === 'string' && /^[A-Za-z-]{1,20}$/.test(s)))
+  )
+    add('.exclude_encounter_classes', 'must be a list of encounter class codes, on an Observation');
   hasCodeProblems(c, add);
   windowProblems(c.window, add);
   if (c.where !== undefined) {
@@ -121,6 +132,13 @@ function windowProblems(w: unknown, add: (f: string, message: string) => void): 
   if (w.days !== undefined && !whole(w.days, 36600)) add('.window.days', 'must be a whole number of days, 0 to 36600');
   if (w.years_before !== undefined && (w.anchor !== 'period' || !whole(w.years_before, 100)))
     add('.window.years_before', 'must be a whole number of years, 0 to 100, with the period anchor');
+  if (
+    w.first_months !== undefined &&
+    (w.anchor !== 'period' || !whole(w.first_months, 120) || w.days !== undefined || w.years_before !== undefined)
+  )
+    add('.window.first_months', 'must be a whole number of months, 0 to 120, with the period anchor and no days or years_before');
+  if (w.at !== undefined && (w.anchor !== 'period' || (w.at !== 'start' && w.at !== 'end')))
+    add('.window.at', 'must be start or end, with the period anchor');
   if (w.relation !== undefined && !inList(WINDOW_RELATIONS, w.relation))
     add('.window.relation', `must be one of ${WINDOW_RELATIONS.join(', ')}`);
 }
