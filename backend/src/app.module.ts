@@ -14,6 +14,7 @@ import { RulesModule } from './modules/rules/rules.module';
 import { ImpactPreviewModule } from './modules/impact-preview';
 import { PolishModule } from './modules/polish/polish.module';
 import { RecordsModule } from './modules/records';
+import { MeasuresModule } from './modules/measures';
 import { UsersModule } from './modules/users/users.module';
 
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         CdsHooksModule,
         FhirModule,
         RecordsModule,
+        MeasuresModule,
       ],
       controllers: [HealthController],
     };

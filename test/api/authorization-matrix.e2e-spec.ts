@@ -122,6 +122,10 @@ export const MATRIX: Record<string, Access> = {
   'GET /api/rule-sets/:id/versions/:number/fhir': ADMIN,
   'GET /api/fhir/Questionnaire/:id': CLINICAL,
   'POST /api/fhir/Questionnaire/:id/\\$next-question': CLINICAL,
+  'GET /api/fhir/Measure': CLINICAL,
+  'GET /api/fhir/Measure/:id': CLINICAL,
+  'GET /api/fhir/Measure/:id/\\$evaluate-measure': CLINICAL,
+  'POST /api/fhir/Measure/:id/\\$evaluate-measure': CLINICAL,
 };
 void CLINICAL;
 

@@ -52,6 +52,36 @@ export class RecordsRepository {
     return rows[0] ?? null;
   }
 
+  /** Stores rows that are not stored yet (shipped content), leaving any stored at the same resourceType/id as it is. */
+  async insertMissing(rows: readonly RecordRow[]): Promise<number> {
+    if (!rows.length) return 0;
+    const inserted: unknown[] = await this.db.query(
+      `INSERT INTO fhir_resources (resource_type, id, patient_id, resource)
+       SELECT t, i, p, r::jsonb FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(t, i, p, r)
+       ON CONFLICT (resource_type, id) DO NOTHING RETURNING id`,
+      [rows.map((r) => r.resource_type), rows.map((r) => r.id), rows.map((r) => r.patient_id), rows.map((r) => JSON.stringify(r.resource))],
+    );
+    return inserted.length;
+  }
+
+  /** The ids of every patient with a Patient resource, in id order. */
+  async patientIds(): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(`SELECT id FROM fhir_resources WHERE resource_type = 'Patient' ORDER BY id`);
+    return rows.map((r) => r.id);
+  }
+
+  /** Each patient's resources (the Patient and everything about it), for the given patient ids. */
+  async recordsOf(patientIds: readonly string[]): Promise<Map<string, Record<string, unknown>[]>> {
+    const out = new Map<string, Record<string, unknown>[]>(patientIds.map((id) => [id, []]));
+    if (!patientIds.length) return out;
+    const rows: { patient_id: string; resource: Record<string, unknown> }[] = await this.db.query(
+      `SELECT patient_id, resource FROM fhir_resources WHERE patient_id = ANY($1::text[])`,
+      [patientIds],
+    );
+    for (const r of rows) out.get(r.patient_id)?.push(r.resource);
+    return out;
+  }
+
   /**
    * The codes of each value set stored under these canonical URLs, as `system|code` tokens: its
    * expansion (nested `contains` included), else the concepts its compose lists. A URL stored under

@@ -1,0 +1,1 @@
+export { MeasuresModule } from './measures.module';
