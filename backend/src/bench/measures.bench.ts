@@ -18,6 +18,8 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 const ROUNDS = 3;
 const OWN_ROUNDS = 50;
 
+// FHIR JSON of the decks and the package, read loosely: this is a benchmark, not a parser.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Json;
 const cpuMs = () => {
@@ -44,17 +46,6 @@ function libraryClosure(pkg: string, measureId: string): Json[] {
   };
   for (const l of (measure.library ?? []) as string[]) visit(l);
   return [measure, ...out.values()];
-}
-
-/** Every value set of the three decks, one per URL: fqm-execution wants each one its libraries name. */
-function allValueSets(): Json[] {
-  const byUrl = new Map<string, Json>();
-  for (const d of readdirSync(ECQM).filter((x) => x.startsWith('CMS')))
-    for (const f of readdirSync(join(ECQM, d, 'valuesets'))) {
-      const v = readJson(join(ECQM, d, 'valuesets', f));
-      byUrl.set(v.url, v);
-    }
-  return [...byUrl.values()];
 }
 
 async function main(): Promise<void> {
