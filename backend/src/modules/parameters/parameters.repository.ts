@@ -176,3 +176,29 @@ export function parametersByIds(m: EntityManager, ids: readonly string[], share 
     ...(share ? { lock: { mode: 'pessimistic_read' as const } } : {}),
   });
 }
+
+/** The template of this name (case-insensitive), if any. */
+export function templateByName(m: EntityManager, name: string): Promise<Parameter | null> {
+  return m.createQueryBuilder(Parameter, 'p').where('p.is_template AND lower(p.name) = lower(:name)', { name }).getOne();
+}
+
+/** Active real (non-template) parameters with this LOINC code, oldest first. */
+export function activeParametersByCode(m: EntityManager, code: string): Promise<Parameter[]> {
+  return m.find(Parameter, { where: { loinc_code: code, is_template: false, is_active: true }, order: { created_at: 'ASC', id: 'ASC' } });
+}
+
+/** The active real parameter of this name (case-insensitive; the name is unique among them). */
+export function activeParameterByName(m: EntityManager, name: string): Promise<Parameter | null> {
+  return m
+    .createQueryBuilder(Parameter, 'p')
+    .where('p.is_active AND NOT p.is_template AND lower(p.name) = lower(:name)', { name })
+    .getOne();
+}
+
+export function insertParameterRow(m: EntityManager, row: Partial<Parameter>): Promise<Parameter> {
+  return m.save(Parameter, m.create(Parameter, row));
+}
+
+export async function insertParameterChange(m: EntityManager, change: NewParameterChange): Promise<void> {
+  await m.save(ParameterChange, m.create(ParameterChange, change));
+}

@@ -8,7 +8,9 @@ import { RuleSetTestCase } from './rule-set-test-case.entity';
 import { RuleSet } from './rule-set.entity';
 
 /** A rule set as listed: its columns, how many active rules it has and its latest version. */
-export type RuleSetRow = Stored<RuleSetJson, 'created_at' | 'updated_at' | 'published_at'>;
+export type RuleSetRow = Omit<Stored<RuleSetJson, 'created_at' | 'updated_at' | 'published_at'>, 'content_pack'> & {
+  content_pack: string | null;
+};
 
 /** The list's filters, already checked by the service. */
 export interface RuleSetListFilter {
@@ -44,6 +46,7 @@ export class RuleSetsRepository {
         'rs.is_active AS is_active',
         'rs.is_published AS is_published',
         'rs.is_template AS is_template',
+        'rs.content_pack AS content_pack',
         'rs.version AS version',
         'rs.created_by AS created_by',
         'rs.created_at AS created_at',
