@@ -212,7 +212,8 @@ describe.each([
 
 describe('the installed ADA pack: what the physician reads', () => {
   it('critical findings: hypoglycemia level 2, CKD G5 and hypertensive crisis', async () => {
-    for (const given of [{ [RPG]: 53 }, { [EGFR]: 14 }, { [SBP]: 181, [DBP]: 100 }]) {
+    const critical: Given[] = [{ [RPG]: 53 }, { [EGFR]: 14 }, { [SBP]: 181, [DBP]: 100 }];
+    for (const given of critical) {
       const result = await run(given);
       expect(result.recommendation?.severity).toBe('critical');
     }
