@@ -58,8 +58,13 @@ export class RuleSetsRepository {
       .where('rs.deleted_at IS NULL');
   }
 
+  /**
+   * A shipped content pack's template is a catalogue entry (its rules live in the code and are
+   * installed by from-template), not a rule set to select, edit or publish: it is listed by
+   * `templates()` only.
+   */
   async list(q: ListQuery, f: RuleSetListFilter): Promise<{ rows: RuleSetRow[]; total: number }> {
-    const qb = this.base();
+    const qb = this.base().andWhere('rs.content_pack IS NULL');
     if (f.ids) qb.andWhere('rs.id IN (:...ids)', { ids: f.ids });
     if (f.published !== undefined) qb.andWhere('rs.is_published = :published', { published: f.published });
     if (f.template !== undefined) qb.andWhere('rs.is_template = :template', { template: f.template });
