@@ -88,10 +88,11 @@ describe('the shipped ADA 2026 pack', () => {
     expect(refused.body.message).toContain('"egfr"');
     expect(await counts(t, TABLES)).toEqual(before);
 
+    // Recorded as another test (eGFR by the older CKD-EPI equation, 62238-1): the pack's own eGFR is created beside it.
     expectStatus(
-      await t.http().patch(`/api/parameters/${clash.id}/activation`).set(cast.admin.auth).send({ is_active: false }),
+      await t.http().put(`/api/parameters/${clash.id}`).set(cast.admin.auth).send({ loinc_code: '62238-1', units: 'mL/min/{1.73_m2}' }),
       200,
-      'deactivate the clash',
+      'recode the clash',
     );
     const set = await install('Clinic ADA pack');
     expect(set).toMatchObject({ name: 'Clinic ADA pack', is_template: false, is_published: false, version: 1 });
@@ -100,6 +101,10 @@ describe('the shipped ADA 2026 pack', () => {
     expect(a1cRule.conditions[0].parameter).toBe(own.id);
     const params = await activeParameters();
     expect(params.filter((p) => p.loinc_code === '4548-4' && !p.is_template).map((p) => p.id)).toEqual([own.id]);
+    const egfr = params.find((p) => p.name === 'egfr_98979_8')!;
+    expect(egfr).toMatchObject({ loinc_code: '98979-8', is_template: false });
+    expect(rules.find((r) => r.name === 'CKD stage G5')!.conditions[0].parameter).toBe(egfr.id);
+    expect(params.find((p) => p.id === clash.id)).toMatchObject({ name: 'egfr', loinc_code: '62238-1' });
   });
 
   it('installs the parameters it needs once; a second install reuses them', async () => {
@@ -133,7 +138,8 @@ describe('the shipped ADA 2026 pack', () => {
       units: 'mg/dL',
       template_name: 'diabetes_ogtt_2h_glucose',
     });
-    expect(byName.get('egfr')).toMatchObject({ loinc_code: '98979-8', units: 'mL/min/{1.73_m2}' });
+    expect(byName.get('egfr_98979_8')).toMatchObject({ loinc_code: '98979-8', units: 'mL/min/{1.73_m2}' });
+    expect(byName.get('pregnancy_status')).toMatchObject({ loinc_code: '82810-3', question_text: 'Is the patient currently pregnant?' });
     expect(byName.get('random_glucose')?.validation_rules.units_accepted).toEqual([
       { code: 'mmol/L', factor: 18, decimals: 1, equivalents: [[11.1, 200]] },
     ]);

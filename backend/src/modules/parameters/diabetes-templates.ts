@@ -12,6 +12,8 @@ export interface TemplateSeed {
   /** Null when LOINC has no code for it (a clinical finding, not an observation); matched by name then. */
   loinc_code: string | null;
   validation_rules: Record<string, unknown>;
+  /** The question as the clinician reads it, where "What is your <display name>?" would not read (yes/no findings). */
+  question_override?: string;
 }
 
 /** One band of a template's classification: half-open, so a value on a cut-point falls in exactly one band. */
@@ -198,6 +200,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'sex_assigned_at_birth',
+    question_override: "What was the patient's sex assigned at birth?",
     display_name: 'Sex assigned at birth',
     description: 'Used for sex-specific cut-points (haemoglobin).',
     data_type: 'select',
@@ -216,6 +219,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'pregnancy_status',
+    question_override: 'Is the patient currently pregnant?',
     display_name: 'Pregnant',
     description: 'Currently pregnant (A1C is not reliable for diagnosis in pregnancy).',
     data_type: 'boolean',
@@ -228,6 +232,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'recent_transfusion',
+    question_override: 'Has the patient had a blood transfusion or significant blood loss in the last 3 months?',
     display_name: 'Transfusion or blood loss in the last 3 months',
     description: 'Red cell turnover changes make A1C unreliable.',
     data_type: 'boolean',
@@ -240,6 +245,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'classic_hyperglycemia_symptoms',
+    question_override: 'Does the patient have classic symptoms of hyperglycaemia (polyuria, polydipsia, unexplained weight loss)?',
     display_name: 'Classic symptoms of hyperglycaemia',
     description: 'Polyuria, polydipsia or unexplained weight loss.',
     data_type: 'boolean',
@@ -252,6 +258,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'hyperglycemic_crisis',
+    question_override: 'Is the patient in a hyperglycaemic crisis (diabetic ketoacidosis or hyperosmolar hyperglycaemic state)?',
     display_name: 'Hyperglycaemic crisis',
     description: 'Diabetic ketoacidosis or hyperosmolar hyperglycaemic state.',
     data_type: 'boolean',
@@ -264,6 +271,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'diabetes_diagnosed',
+    question_override: 'Has the patient already been diagnosed with diabetes?',
     display_name: 'Diagnosed diabetes',
     description: 'Diabetes already diagnosed (blood pressure goals and screening depend on it).',
     data_type: 'boolean',
@@ -294,6 +302,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'asian_american',
+    question_override: 'Is the patient of Asian American ancestry?',
     display_name: 'Asian American ancestry',
     description: 'Lower BMI cut-points apply for screening and weight categories.',
     data_type: 'boolean',
@@ -306,6 +315,8 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'diabetes_risk_factor',
+    question_override:
+      'Does the patient have another diabetes risk factor (family history, high-risk ethnicity, CVD, hypertension, dyslipidaemia, PCOS, inactivity)?',
     display_name: 'Diabetes risk factor',
     description:
       'At least one: first-degree relative with diabetes, high-risk race or ethnicity, cardiovascular disease, hypertension, HDL < 35 mg/dL or triglycerides > 250 mg/dL, polycystic ovary syndrome, physical inactivity, or another condition associated with insulin resistance.',
@@ -319,6 +330,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   },
   {
     name: 'a1c_in_last_3_years',
+    question_override: 'Has the patient had an A1C or glucose test in the last 3 years?',
     display_name: 'A1C or glucose test in the last 3 years',
     description: 'A diabetes screening test (A1C, fasting glucose or OGTT) done in the last 3 years.',
     data_type: 'boolean',

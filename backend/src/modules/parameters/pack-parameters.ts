@@ -75,6 +75,7 @@ export async function ensurePackParameters(
         template_name: seed.template_name,
         validation_rules: seed.validation_rules,
         loinc_code: seed.loinc_code,
+        question_override: seed.question_override ?? null,
         version: 1,
         is_active: true,
         created_by: actorId,
@@ -90,13 +91,13 @@ export async function ensurePackParameters(
       });
       templateCreated = true;
     }
-    const existing = await reusable(m, template);
-    if (existing) {
-      out.push({ key, parameter: existing, created: false, template_created: templateCreated });
+    const found = await reusable(m, template);
+    if (found.reuse) {
+      out.push({ key, parameter: found.reuse, created: false, template_created: templateCreated });
       continue;
     }
     const created = await insertParameterRow(m, {
-      name: template.name,
+      name: found.name,
       display_name: template.display_name,
       description: template.description,
       data_type: template.data_type,
@@ -126,13 +127,20 @@ export async function ensurePackParameters(
   return out;
 }
 
-/** An existing clinic parameter the pack's rules can read instead of a new copy, or null. */
-async function reusable(m: EntityManager, template: Parameter): Promise<Parameter | null> {
+/**
+ * An existing clinic parameter the pack's rules can read instead of a new copy, or else the name
+ * the new one takes: the template's, or, when a parameter of that name records another LOINC code
+ * (another test, such as eGFR 62238-1 beside CKD-EPI 2021 98979-8), the name with the code appended.
+ */
+async function reusable(
+  m: EntityManager,
+  template: Parameter,
+): Promise<{ reuse: Parameter; name?: never } | { reuse?: never; name: string }> {
   const sameUnit = (p: Parameter) => (p.units ?? '') === (template.units ?? '') && sameKind(p.data_type, template.data_type);
   if (template.loinc_code) {
     const byCode = await activeParametersByCode(m, template.loinc_code);
     const match = byCode.find(sameUnit);
-    if (match) return match;
+    if (match) return { reuse: match };
     if (byCode.length)
       throw conflict(
         `The parameter "${byCode[0].name}" has LOINC ${template.loinc_code} but records ${byCode[0].units ?? 'no unit'} (${byCode[0].data_type}); the pack needs ${template.units ?? 'no unit'} (${template.data_type}). Change or deactivate it, then install again.`,
@@ -140,18 +148,23 @@ async function reusable(m: EntityManager, template: Parameter): Promise<Paramete
       );
   }
   const byName = await activeParameterByName(m, template.name);
-  if (!byName) return null;
-  if (byName.loinc_code && template.loinc_code && byName.loinc_code !== template.loinc_code)
-    throw conflict(
-      `The parameter "${byName.name}" has LOINC ${byName.loinc_code}, not ${template.loinc_code} as the pack needs. Rename or deactivate it, then install again.`,
-      { parameter_id: byName.id },
-    );
+  if (!byName) return { name: template.name };
+  if (byName.loinc_code && template.loinc_code && byName.loinc_code !== template.loinc_code) {
+    const name = `${template.name}_${template.loinc_code.replace('-', '_')}`;
+    const taken = await activeParameterByName(m, name);
+    if (taken)
+      throw conflict(
+        `The parameter "${taken.name}" exists without LOINC ${template.loinc_code}; rename or deactivate it, then install again.`,
+        { parameter_id: taken.id },
+      );
+    return { name };
+  }
   if (!sameUnit(byName))
     throw conflict(
       `The parameter "${byName.name}" records ${byName.units ?? 'no unit'} (${byName.data_type}); the pack needs ${template.units ?? 'no unit'} (${template.data_type}). Rename or deactivate it, then install again.`,
       { parameter_id: byName.id },
     );
-  return byName;
+  return { reuse: byName };
 }
 
 const NUMERIC = new Set(['number', 'lab_range', 'vitals', 'calculated']);

@@ -125,8 +125,8 @@ export class ParametersRepository {
   async insertTemplateIfMissing(m: EntityManager, t: TemplateSeed, createdBy: string): Promise<Parameter | null> {
     const rows: { id: string }[] = await m.query(
       `INSERT INTO "parameters" ("name", "display_name", "description", "data_type", "category", "units", "is_required",
-         "is_template", "template_name", "validation_rules", "loinc_code", "created_by")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, $9, $10, $11)
+         "is_template", "template_name", "validation_rules", "loinc_code", "created_by", "question_override")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, $9, $10, $11, $12)
        ON CONFLICT (lower("name")) WHERE "is_template" DO NOTHING RETURNING "id"`,
       [
         t.name,
@@ -140,6 +140,7 @@ export class ParametersRepository {
         JSON.stringify(t.validation_rules),
         t.loinc_code,
         createdBy,
+        t.question_override ?? null,
       ],
     );
     return rows.length ? m.findOneOrFail(Parameter, { where: { id: rows[0].id } }) : null;
