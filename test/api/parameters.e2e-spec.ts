@@ -307,23 +307,39 @@ describe('creating a custom parameter', () => {
 });
 
 describe('templates', () => {
-  it('seeds the six diabetes templates with the spec validation rules and LOINC codes, once', async () => {
+  // Issue 20: the seed also creates the 15 templates the ADA 2026 content pack reads; the spec's six are unchanged.
+  it('seeds the six spec diabetes templates (plus the ADA pack templates) with their validation rules and LOINC codes, once', async () => {
     const before = await counts(t, TABLES);
     const res = await t.http().post('/api/parameters/templates/seed').set(cast.admin.auth);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ created: 6, message: 'Created 6 diabetes parameter templates.' });
+    expect(res.body).toMatchObject({ created: 21, message: 'Created 21 diabetes parameter templates.' });
     const after = await counts(t, TABLES);
-    expect(after.parameters - before.parameters).toBe(6);
-    expect(after.parameter_changes - before.parameter_changes).toBe(6);
+    expect(after.parameters - before.parameters).toBe(21);
+    expect(after.parameter_changes - before.parameter_changes).toBe(21);
 
     const byName: Record<string, ParameterJson> = Object.fromEntries(res.body.templates.map((p: ParameterJson) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual([
+      'a1c_in_last_3_years',
+      'age',
+      'asian_american',
       'blood_pressure_diastolic',
       'blood_pressure_systolic',
       'bmi',
+      'classic_hyperglycemia_symptoms',
+      'diabetes_diagnosed',
+      'diabetes_risk_factor',
+      'egfr',
       'fasting_glucose',
       'hba1c',
+      'hba1c_ifcc',
+      'hemoglobin',
+      'hyperglycemic_crisis',
       'microalbumin',
+      'ogtt_2h_glucose',
+      'pregnancy_status',
+      'random_glucose',
+      'recent_transfusion',
+      'sex_assigned_at_birth',
     ]);
     // Issue 9: UCUM units, plausible limits, decimals, a source, and half-open bands (lower bound in, upper out).
     const bands = (p: ParameterJson, key = 'ranges') =>
@@ -394,6 +410,37 @@ describe('templates', () => {
       validation_rules: { min: 0, max: 5000, decimals: 0 },
     });
     expect(bands(byName.microalbumin)).toEqual(['normal [0, 30)', 'moderately_increased [30, 300)', 'severely_increased [300, 5000]']);
+    // Issue 20: the pack's numeric templates, with the SI cut-points the guideline publishes as equivalents.
+    expect(byName.ogtt_2h_glucose).toMatchObject({
+      units: 'mg/dL',
+      loinc_code: '20438-8',
+      validation_rules: {
+        decimals: 0,
+        units_accepted: [
+          {
+            code: 'mmol/L',
+            factor: 18,
+            equivalents: [
+              [7.8, 140],
+              [11.1, 200],
+            ],
+          },
+        ],
+      },
+    });
+    expect(bands(byName.ogtt_2h_glucose)).toEqual(['normal [20, 140)', 'prediabetes [140, 200)', 'diabetes [200, 1000]']);
+    expect(byName.random_glucose).toMatchObject({
+      loinc_code: '2345-7',
+      validation_rules: { units_accepted: [{ code: 'mmol/L', factor: 18, equivalents: [[11.1, 200]] }] },
+    });
+    expect(byName.egfr).toMatchObject({ loinc_code: '98979-8', units: 'mL/min/{1.73_m2}', validation_rules: { min: 0, max: 200 } });
+    expect(bands(byName.egfr)).toEqual(['g5 [0, 15)', 'g4 [15, 30)', 'g3b [30, 45)', 'g3a [45, 60)', 'g2 [60, 90)', 'g1 [90, 200]']);
+    expect(byName.hba1c_ifcc).toMatchObject({ loinc_code: '59261-8', units: 'mmol/mol' });
+    expect(bands(byName.hba1c_ifcc)).toEqual(['normal [9, 39)', 'prediabetes [39, 48)', 'diabetes [48, 195]']);
+    expect(byName.hemoglobin).toMatchObject({ loinc_code: '718-7', units: 'g/dL', validation_rules: { decimals: 1 } });
+    expect(byName.pregnancy_status).toMatchObject({ loinc_code: '82810-3', data_type: 'boolean' });
+    expect(byName.classic_hyperglycemia_symptoms).toMatchObject({ loinc_code: null, data_type: 'boolean', category: 'symptoms' });
+    for (const p of Object.values(byName)) expect(p.validation_rules.source).toEqual(expect.any(String));
 
     const again = await t.http().post('/api/parameters/templates/seed').set(cast.super_admin.auth);
     expect(again.status).toBe(200);
@@ -404,8 +451,22 @@ describe('templates', () => {
 
   it('every template band list has no gap and no overlap at the template precision, and covers min to max', async () => {
     const templates = await seedTemplates(t, cast.admin);
-    const six = ['hba1c', 'fasting_glucose', 'blood_pressure_systolic', 'blood_pressure_diastolic', 'bmi', 'microalbumin'];
-    for (const p of six.map((name) => templates[name])) {
+    const numeric = Object.values(templates).filter((p) => typeof p.validation_rules.decimals === 'number');
+    expect(numeric.map((p) => p.name).sort()).toEqual([
+      'age',
+      'blood_pressure_diastolic',
+      'blood_pressure_systolic',
+      'bmi',
+      'egfr',
+      'fasting_glucose',
+      'hba1c',
+      'hba1c_ifcc',
+      'hemoglobin',
+      'microalbumin',
+      'ogtt_2h_glucose',
+      'random_glucose',
+    ]);
+    for (const p of numeric) {
       const rules = p.validation_rules as { min: number; max: number; decimals: number } & Record<string, unknown>;
       const step = 10 ** -rules.decimals;
       for (const key of Object.keys(rules).filter((k) => k.endsWith('ranges'))) {

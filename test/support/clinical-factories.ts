@@ -61,7 +61,7 @@ export async function createParameter(t: TestApp, as: TestUser, input: Parameter
   return expectStatus(res, 201, 'create parameter').body;
 }
 
-/** The six diabetes templates (idempotent), returned by name. */
+/** The diabetes templates (idempotent), returned by name. */
 export async function seedTemplates(t: TestApp, as: TestUser): Promise<Record<string, ParameterJson>> {
   expectStatus(await t.http().post('/api/parameters/templates/seed').set(as.auth), 200, 'seed templates');
   const list: ParameterJson[] = expectStatus(await t.http().get('/api/parameters/templates').set(as.auth), 200, 'list templates').body;

@@ -56,6 +56,8 @@ export const CATEGORY_LABELS: Record<string, string> = {
   other: 'Other',
 };
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export const RULES = {
   title: 'Rule Designer',
   importTemplate: 'Import Template',
@@ -69,6 +71,14 @@ export const RULES = {
   noRules: 'No rules found in this rule set.',
   noTemplates: 'No rule templates available',
   useTemplate: 'Use Template',
+  /** What a template installs: a content pack brings its parameters and vignettes too. */
+  templateContents: (t: {
+    rule_count: number;
+    content_pack?: { rule_count: number; parameter_count: number; vignette_count: number } | null;
+  }) =>
+    t.content_pack
+      ? `${plural(t.content_pack.rule_count, 'rule')}, ${plural(t.content_pack.parameter_count, 'parameter')}, ${plural(t.content_pack.vignette_count, 'vignette')}`
+      : plural(t.rule_count, 'rule'),
   deleteConfirm: (name: string) => `Are you sure you want to delete the rule "${name}"? This action cannot be undone.`,
 } as const;
 

@@ -52,9 +52,21 @@ export interface RuleSetJson {
   latest_version: number | null;
   published_at: string | null;
   rule_count: number;
+  /** A template whose content ships with the product (installed by from-template); null otherwise. */
+  content_pack?: ContentPackJson | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** What `POST /api/rule-sets/from-template` installs from a shipped content pack. */
+export interface ContentPackJson {
+  key: string;
+  rule_count: number;
+  /** Parameters its rules read: created from the parameter templates, or existing ones reused (matched by LOINC code, else name). */
+  parameter_count: number;
+  /** Vignettes installed with it; like any set's, they must pass before it publishes. */
+  vignette_count: number;
 }
 
 export interface RuleJson {

@@ -24,4 +24,10 @@ export interface UnitConversionJson {
   code: string;
   factor: number;
   offset?: number;
+  /**
+   * Cut-points the guideline publishes in both units: [value in this unit, value in the parameter's
+   * unit] (2-h OGTT: [7.8, 140], [11.1, 200]). Conversion is piecewise-linear through them, so an
+   * equivalent never lands on the wrong side of the cut-point.
+   */
+  equivalents?: [number, number][];
 }

@@ -6,11 +6,14 @@ export interface TemplateSeed {
   description: string;
   data_type: ParameterDataType;
   category: ParameterCategory;
-  units: string;
+  units: string | null;
   is_required: boolean;
   template_name: string;
-  loinc_code: string;
+  /** Null when LOINC has no code for it (a clinical finding, not an observation); matched by name then. */
+  loinc_code: string | null;
   validation_rules: Record<string, unknown>;
+  /** The question as the clinician reads it, where "What is your <display name>?" would not read (yes/no findings). */
+  question_override?: string;
 }
 
 /** One band of a template's classification: half-open, so a value on a cut-point falls in exactly one band. */
@@ -43,15 +46,309 @@ const ADA_10_BP =
   'ADA Standards of Care in Diabetes—2026, Section 10 (Cardiovascular Disease and Risk Management); ACC/AHA High Blood Pressure Guideline';
 const ADA_11 =
   'ADA Standards of Care in Diabetes—2026, Section 11 (Chronic Kidney Disease and Risk Management); KDIGO albuminuria categories';
+const ADA_2_A1C =
+  'ADA Standards of Care in Diabetes—2026, Section 2 (Diagnosis and Classification of Diabetes): conditions in which A1C may be unreliable';
+const ADA_2_SCREEN = 'ADA Standards of Care in Diabetes—2026, Section 2 (Screening for Prediabetes and Type 2 Diabetes in Adults)';
+const ADA_6 = 'ADA Standards of Care in Diabetes—2026, Section 6 (Glycemic Goals and Hypoglycemia): hypoglycemia levels 1 and 2';
+const KDIGO =
+  'ADA Standards of Care in Diabetes—2026, Section 11 (Chronic Kidney Disease and Risk Management); KDIGO 2024 Clinical Practice Guideline for CKD (GFR categories, CKD-EPI 2021)';
+const WHO_HB = 'WHO haemoglobin cut-offs for anaemia (2024): < 12 g/dL in non-pregnant women, < 13 g/dL in men';
 const ADA_8 =
   'ADA Standards of Care in Diabetes—2026, Section 8 (Obesity and Weight Management); WHO Asian BMI cut-points (23 / 27.5 kg/m²), used by ADA Section 2 for screening Asian Americans';
+
+/** Issue 20: the parameters the ADA 2026 content pack reads besides the six above. */
+const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
+  {
+    name: 'ogtt_2h_glucose',
+    display_name: '2-h OGTT Glucose',
+    description: 'Plasma glucose 2 hours after a 75 g oral glucose load (oral glucose tolerance test).',
+    data_type: 'lab_range',
+    category: 'labs',
+    units: 'mg/dL',
+    is_required: false,
+    template_name: 'diabetes_ogtt_2h_glucose',
+    loinc_code: '20438-8',
+    validation_rules: {
+      min: 20,
+      max: 1000,
+      decimals: 0,
+      // ADA publishes 7.8 and 11.1 mmol/L as the same cut-points as 140 and 200 mg/dL.
+      units_accepted: [
+        {
+          code: 'mmol/L',
+          factor: 18,
+          decimals: 1,
+          equivalents: [
+            [7.8, 140],
+            [11.1, 200],
+          ],
+        },
+      ],
+      source: ADA_2,
+      ranges: [
+        band('normal', 'Normal', 20, 140),
+        band('prediabetes', 'Prediabetes (impaired glucose tolerance)', 140, 200),
+        top('diabetes', 'Diabetes', 200, 1000),
+      ],
+    },
+  },
+  {
+    name: 'random_glucose',
+    display_name: 'Random Plasma Glucose',
+    description: 'Plasma glucose at any time of day, whatever the time since the last meal.',
+    data_type: 'lab_range',
+    category: 'labs',
+    units: 'mg/dL',
+    is_required: false,
+    template_name: 'diabetes_random_glucose',
+    loinc_code: '2345-7',
+    validation_rules: {
+      min: 10,
+      max: 2000,
+      decimals: 0,
+      units_accepted: [{ code: 'mmol/L', factor: 18, decimals: 1, equivalents: [[11.1, 200]] }],
+      source: `${ADA_2}; ${ADA_6}`,
+      ranges: [
+        band('hypoglycemia_level_2', 'Hypoglycemia level 2 (< 54)', 10, 54),
+        band('hypoglycemia_level_1', 'Hypoglycemia level 1 (54 to < 70)', 54, 70),
+        band('below_diagnostic', 'Below the diagnostic cut-point', 70, 200),
+        top('diabetes_with_symptoms', 'Diabetes if classic symptoms or crisis (≥ 200)', 200, 2000),
+      ],
+    },
+  },
+  {
+    name: 'egfr',
+    display_name: 'eGFR (CKD-EPI 2021)',
+    description: 'Estimated glomerular filtration rate from creatinine, CKD-EPI 2021 equation (race-free).',
+    data_type: 'lab_range',
+    category: 'labs',
+    units: 'mL/min/{1.73_m2}',
+    is_required: false,
+    template_name: 'diabetes_egfr',
+    loinc_code: '98979-8',
+    validation_rules: {
+      min: 0,
+      max: 200,
+      decimals: 0,
+      source: KDIGO,
+      ranges: [
+        band('g5', 'G5 kidney failure (< 15)', 0, 15),
+        band('g4', 'G4 severely decreased (15–29)', 15, 30),
+        band('g3b', 'G3b moderately to severely decreased (30–44)', 30, 45),
+        band('g3a', 'G3a mildly to moderately decreased (45–59)', 45, 60),
+        band('g2', 'G2 mildly decreased (60–89)', 60, 90),
+        top('g1', 'G1 normal or high (≥ 90)', 90, 200),
+      ],
+    },
+  },
+  {
+    name: 'hba1c_ifcc',
+    display_name: 'HbA1c (IFCC)',
+    description: 'Glycated haemoglobin in IFCC units (mmol/mol).',
+    data_type: 'lab_range',
+    category: 'labs',
+    units: 'mmol/mol',
+    is_required: false,
+    template_name: 'diabetes_hba1c_ifcc',
+    loinc_code: '59261-8',
+    validation_rules: {
+      min: 9,
+      max: 195,
+      decimals: 0,
+      // mmol/mol = (% − 2.152) / 0.09148; ADA publishes 5.7 % and 6.5 % as 39 and 48 mmol/mol.
+      units_accepted: [
+        {
+          code: '%',
+          factor: 10.93135,
+          offset: -23.52427,
+          decimals: 1,
+          equivalents: [
+            [5.7, 39],
+            [6.5, 48],
+          ],
+        },
+      ],
+      source: ADA_2,
+      ranges: [band('normal', 'Normal', 9, 39), band('prediabetes', 'Prediabetes', 39, 48), top('diabetes', 'Diabetes', 48, 195)],
+    },
+  },
+  {
+    name: 'hemoglobin',
+    display_name: 'Hemoglobin',
+    description: 'Blood haemoglobin concentration.',
+    data_type: 'lab_range',
+    category: 'labs',
+    units: 'g/dL',
+    is_required: false,
+    template_name: 'diabetes_hemoglobin',
+    loinc_code: '718-7',
+    validation_rules: {
+      min: 2,
+      max: 25,
+      decimals: 1,
+      units_accepted: [
+        { code: 'g/L', factor: 0.1, decimals: 0 },
+        { code: 'mmol/L', factor: 1.6114, decimals: 1 },
+      ],
+      source: `${ADA_2_A1C}; ${WHO_HB}`,
+      ranges: [
+        band('anaemia', 'Anaemia (< 12)', 2, 12),
+        band('anaemia_in_men', 'Anaemia in men (12 to < 13)', 12, 13),
+        top('normal', 'Not anaemic', 13, 25),
+      ],
+    },
+  },
+  {
+    name: 'sex_assigned_at_birth',
+    question_override: "What was the patient's sex assigned at birth?",
+    display_name: 'Sex assigned at birth',
+    description: 'Used for sex-specific cut-points (haemoglobin).',
+    data_type: 'select',
+    category: 'demographics',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_sex_assigned_at_birth',
+    loinc_code: '76689-9',
+    validation_rules: {
+      options: [
+        { label: 'Female', value: 'female' },
+        { label: 'Male', value: 'male' },
+      ],
+      source: WHO_HB,
+    },
+  },
+  {
+    name: 'pregnancy_status',
+    question_override: 'Is the patient currently pregnant?',
+    display_name: 'Pregnant',
+    description: 'Currently pregnant (A1C is not reliable for diagnosis in pregnancy).',
+    data_type: 'boolean',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_pregnancy_status',
+    loinc_code: '82810-3',
+    validation_rules: { source: ADA_2_A1C },
+  },
+  {
+    name: 'recent_transfusion',
+    question_override: 'Has the patient had a blood transfusion or significant blood loss in the last 3 months?',
+    display_name: 'Transfusion or blood loss in the last 3 months',
+    description: 'Red cell turnover changes make A1C unreliable.',
+    data_type: 'boolean',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_recent_transfusion',
+    loinc_code: null,
+    validation_rules: { source: ADA_2_A1C },
+  },
+  {
+    name: 'classic_hyperglycemia_symptoms',
+    question_override: 'Does the patient have classic symptoms of hyperglycaemia (polyuria, polydipsia, unexplained weight loss)?',
+    display_name: 'Classic symptoms of hyperglycaemia',
+    description: 'Polyuria, polydipsia or unexplained weight loss.',
+    data_type: 'boolean',
+    category: 'symptoms',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_classic_hyperglycemia_symptoms',
+    loinc_code: null,
+    validation_rules: { source: ADA_2 },
+  },
+  {
+    name: 'hyperglycemic_crisis',
+    question_override: 'Is the patient in a hyperglycaemic crisis (diabetic ketoacidosis or hyperosmolar hyperglycaemic state)?',
+    display_name: 'Hyperglycaemic crisis',
+    description: 'Diabetic ketoacidosis or hyperosmolar hyperglycaemic state.',
+    data_type: 'boolean',
+    category: 'symptoms',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_hyperglycemic_crisis',
+    loinc_code: null,
+    validation_rules: { source: ADA_2 },
+  },
+  {
+    name: 'diabetes_diagnosed',
+    question_override: 'Has the patient already been diagnosed with diabetes?',
+    display_name: 'Diagnosed diabetes',
+    description: 'Diabetes already diagnosed (blood pressure goals and screening depend on it).',
+    data_type: 'boolean',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_diagnosed',
+    loinc_code: null,
+    validation_rules: { source: ADA_10_BP },
+  },
+  {
+    name: 'age',
+    display_name: 'Age',
+    description: 'Age in whole years.',
+    data_type: 'number',
+    category: 'demographics',
+    units: 'a',
+    is_required: false,
+    template_name: 'diabetes_age',
+    loinc_code: '30525-0',
+    validation_rules: {
+      min: 0,
+      max: 120,
+      decimals: 0,
+      source: ADA_2_SCREEN,
+      ranges: [band('under_35', 'Under 35', 0, 35), top('screen_by_age', '35 and over (screen by age)', 35, 120)],
+    },
+  },
+  {
+    name: 'asian_american',
+    question_override: 'Is the patient of Asian American ancestry?',
+    display_name: 'Asian American ancestry',
+    description: 'Lower BMI cut-points apply for screening and weight categories.',
+    data_type: 'boolean',
+    category: 'demographics',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_asian_american',
+    loinc_code: null,
+    validation_rules: { source: ADA_8 },
+  },
+  {
+    name: 'diabetes_risk_factor',
+    question_override:
+      'Does the patient have another diabetes risk factor (family history, high-risk ethnicity, CVD, hypertension, dyslipidaemia, PCOS, inactivity)?',
+    display_name: 'Diabetes risk factor',
+    description:
+      'At least one: first-degree relative with diabetes, high-risk race or ethnicity, cardiovascular disease, hypertension, HDL < 35 mg/dL or triglycerides > 250 mg/dL, polycystic ovary syndrome, physical inactivity, or another condition associated with insulin resistance.',
+    data_type: 'boolean',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_risk_factor',
+    loinc_code: null,
+    validation_rules: { source: ADA_2_SCREEN },
+  },
+  {
+    name: 'a1c_in_last_3_years',
+    question_override: 'Has the patient had an A1C or glucose test in the last 3 years?',
+    display_name: 'A1C or glucose test in the last 3 years',
+    description: 'A diabetes screening test (A1C, fasting glucose or OGTT) done in the last 3 years.',
+    data_type: 'boolean',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_a1c_in_last_3_years',
+    loinc_code: null,
+    validation_rules: { source: ADA_2_SCREEN },
+  },
+];
 
 /**
  * The six seed templates of product spec section 3, with their LOINC codes. Units are UCUM codes;
  * `ranges` partition [min, max] with half-open bands at the declared `decimals`, so no value is in
  * two bands and none falls between (test/api/parameters.e2e-spec.ts checks it).
  */
-export const DIABETES_TEMPLATES: readonly TemplateSeed[] = [
+const SPEC_TEMPLATES: readonly TemplateSeed[] = [
   {
     name: 'hba1c',
     display_name: 'HbA1c',
@@ -206,3 +503,6 @@ export const DIABETES_TEMPLATES: readonly TemplateSeed[] = [
     },
   },
 ];
+
+/** What `POST /api/parameters/templates/seed` creates: the spec's six, then the ones the ADA 2026 pack reads. */
+export const DIABETES_TEMPLATES: readonly TemplateSeed[] = [...SPEC_TEMPLATES, ...ISSUE_20_TEMPLATES];

@@ -2,3 +2,4 @@
 export { toEngineParameter, toParameterJson, ParametersService } from './parameters.service';
 export { ParametersModule } from './parameters.module';
 export { allParameters, parametersByIds, realParameters } from './parameters.repository';
+export { ensurePackParameters, type PackParameter } from './pack-parameters';

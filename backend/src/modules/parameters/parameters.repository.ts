@@ -125,8 +125,8 @@ export class ParametersRepository {
   async insertTemplateIfMissing(m: EntityManager, t: TemplateSeed, createdBy: string): Promise<Parameter | null> {
     const rows: { id: string }[] = await m.query(
       `INSERT INTO "parameters" ("name", "display_name", "description", "data_type", "category", "units", "is_required",
-         "is_template", "template_name", "validation_rules", "loinc_code", "created_by")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, $9, $10, $11)
+         "is_template", "template_name", "validation_rules", "loinc_code", "created_by", "question_override")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, $9, $10, $11, $12)
        ON CONFLICT (lower("name")) WHERE "is_template" DO NOTHING RETURNING "id"`,
       [
         t.name,
@@ -140,6 +140,7 @@ export class ParametersRepository {
         JSON.stringify(t.validation_rules),
         t.loinc_code,
         createdBy,
+        t.question_override ?? null,
       ],
     );
     return rows.length ? m.findOneOrFail(Parameter, { where: { id: rows[0].id } }) : null;
@@ -175,4 +176,30 @@ export function parametersByIds(m: EntityManager, ids: readonly string[], share 
     order: { id: 'ASC' },
     ...(share ? { lock: { mode: 'pessimistic_read' as const } } : {}),
   });
+}
+
+/** The template of this name (case-insensitive), if any. */
+export function templateByName(m: EntityManager, name: string): Promise<Parameter | null> {
+  return m.createQueryBuilder(Parameter, 'p').where('p.is_template AND lower(p.name) = lower(:name)', { name }).getOne();
+}
+
+/** Active real (non-template) parameters with this LOINC code, oldest first. */
+export function activeParametersByCode(m: EntityManager, code: string): Promise<Parameter[]> {
+  return m.find(Parameter, { where: { loinc_code: code, is_template: false, is_active: true }, order: { created_at: 'ASC', id: 'ASC' } });
+}
+
+/** The active real parameter of this name (case-insensitive; the name is unique among them). */
+export function activeParameterByName(m: EntityManager, name: string): Promise<Parameter | null> {
+  return m
+    .createQueryBuilder(Parameter, 'p')
+    .where('p.is_active AND NOT p.is_template AND lower(p.name) = lower(:name)', { name })
+    .getOne();
+}
+
+export function insertParameterRow(m: EntityManager, row: Partial<Parameter>): Promise<Parameter> {
+  return m.save(Parameter, m.create(Parameter, row));
+}
+
+export async function insertParameterChange(m: EntityManager, change: NewParameterChange): Promise<void> {
+  await m.save(ParameterChange, m.create(ParameterChange, change));
 }

@@ -269,12 +269,12 @@ export class ParametersService {
     return this.queuePolish(await this.get(newId));
   }
 
-  /** Creates whichever of the six diabetes templates do not exist yet (matched by name). */
+  /** Creates whichever of the diabetes templates (the spec's six, then issue 20's) do not exist yet (matched by name). */
   async seedTemplates(actor: AuthUser): Promise<SeedResultJson> {
     const createdIds = await this.tx(async (m) => {
       const ids: string[] = [];
       for (const t of DIABETES_TEMPLATES) {
-        const loinc = loincProblem(t.loinc_code);
+        const loinc = t.loinc_code === null ? null : loincProblem(t.loinc_code);
         if (loinc) throw new Error(`Template "${t.name}": ${loinc}`);
         const p = await this.repo.insertTemplateIfMissing(m, t, actor.id);
         if (!p) continue;

@@ -5,6 +5,7 @@ import { User } from '../users/user.entity';
 @Check('CHK_rule_sets_name', `btrim("name") <> ''`)
 @Check('CHK_rule_sets_version', `"version" >= 1`)
 @Index('IDX_rule_sets_created_at', ['created_at'])
+@Index('UQ_rule_sets_content_pack', { synchronize: false })
 export class RuleSet {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -27,6 +28,10 @@ export class RuleSet {
 
   @Column({ type: 'boolean', default: false })
   is_template: boolean;
+
+  /** The shipped content pack this template installs (`rules/content/`); null for every other set. */
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  content_pack: string | null;
 
   /** The number of the latest published version (1 until the first publish). */
   @Column({ type: 'integer', default: 1 })

@@ -8,7 +8,9 @@ import { RuleSetTestCase } from './rule-set-test-case.entity';
 import { RuleSet } from './rule-set.entity';
 
 /** A rule set as listed: its columns, how many active rules it has and its latest version. */
-export type RuleSetRow = Stored<RuleSetJson, 'created_at' | 'updated_at' | 'published_at'>;
+export type RuleSetRow = Omit<Stored<RuleSetJson, 'created_at' | 'updated_at' | 'published_at'>, 'content_pack'> & {
+  content_pack: string | null;
+};
 
 /** The list's filters, already checked by the service. */
 export interface RuleSetListFilter {
@@ -44,6 +46,7 @@ export class RuleSetsRepository {
         'rs.is_active AS is_active',
         'rs.is_published AS is_published',
         'rs.is_template AS is_template',
+        'rs.content_pack AS content_pack',
         'rs.version AS version',
         'rs.created_by AS created_by',
         'rs.created_at AS created_at',
@@ -55,8 +58,13 @@ export class RuleSetsRepository {
       .where('rs.deleted_at IS NULL');
   }
 
+  /**
+   * A shipped content pack's template is a catalogue entry (its rules live in the code and are
+   * installed by from-template), not a rule set to select, edit or publish: it is listed by
+   * `templates()` only.
+   */
   async list(q: ListQuery, f: RuleSetListFilter): Promise<{ rows: RuleSetRow[]; total: number }> {
-    const qb = this.base();
+    const qb = this.base().andWhere('rs.content_pack IS NULL');
     if (f.ids) qb.andWhere('rs.id IN (:...ids)', { ids: f.ids });
     if (f.published !== undefined) qb.andWhere('rs.is_published = :published', { published: f.published });
     if (f.template !== undefined) qb.andWhere('rs.is_template = :template', { template: f.template });

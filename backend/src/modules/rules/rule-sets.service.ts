@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, notFound } from '../../common/errors';
 import { idFilter, ListQuery, Page, parseListQuery } from '../../common/pagination';
-import type { EngineRule, Finding } from '@cds/engine';
-import type { AnalysisJson, RuleSetJson } from '@cds/contracts';
+import { rankFindings, type Answers, type EngineRule, type Finding } from '@cds/engine';
+import type { AnalysisJson, ContentPackJson, RuleSetJson } from '@cds/contracts';
+import { ensurePackParameters } from '../parameters';
+import { CONTENT_PACKS, packParameterKeys, type ContentPack } from './content/ada-2026';
 import type { AuthUser } from '../../common/auth-user';
 import { assertFilterKeys, boolFilter, iso, textFilter } from '../../common/api-helpers';
 import { combinationFindings, loadCombination, type Combination } from './publish-gate';
 import { findRuleSet } from './rule-store';
 import { RULE_SET_SORTABLE, RuleSetsRepository, type RuleSetRow } from './rule-sets.repository';
-import { activeRules, insertRules } from './rules.repository';
+import { activeRules, insertRules, insertRulesReturning } from './rules.repository';
 import type { AnalyzeDraftDto, DraftRuleDto } from './rules.dto';
 import type { CreateRuleSetDto, RuleSetFromTemplateDto, UpdateRuleSetDto } from './rule-sets.dto';
 import type { RuleSet } from './rule-set.entity';
@@ -122,11 +124,18 @@ export class RuleSetsService {
     return { ...json, is_active: false };
   }
 
-  /** A new rule set with the template's description and a copy of each of its active rules. */
+  /**
+   * A new rule set with the template's description and a copy of each of its active rules. A content
+   * pack's template installs the pack instead: its parameters, rules and vignettes. One transaction:
+   * a refusal leaves nothing written.
+   */
   async fromTemplate(actor: AuthUser, dto: RuleSetFromTemplateDto): Promise<RuleSetJson> {
     const id = await this.db.transaction(async (m) => {
       const template = await this.repo.findActiveTemplate(m, dto.template_id);
       if (!template) throw notFound('Rule set template');
+      const pack = template.content_pack ? CONTENT_PACKS[template.content_pack] : undefined;
+      if (template.content_pack && !pack) throw notFound('Content pack');
+      if (pack) return this.installPack(m, actor, pack, dto.name ?? template.name, template.description, template.source);
       const setId = await this.repo.insert(m, {
         name: dto.name ?? template.name,
         description: template.description,
@@ -150,6 +159,52 @@ export class RuleSetsService {
       return setId;
     });
     return this.get(id);
+  }
+
+  /**
+   * The pack as a draft: the clinic's parameter for each template it reads (created or reused), its
+   * rules with their conditions pointing at those parameters, and its vignettes, whose primary
+   * recommendation is the engine's first finding among the rules they expect.
+   */
+  private async installPack(
+    m: EntityManager,
+    actor: AuthUser,
+    pack: ContentPack,
+    name: string,
+    description: string | null,
+    source: string | null,
+  ): Promise<string> {
+    const params = await ensurePackParameters(m, packParameterKeys(pack), actor.id, `Installed with the content pack "${name}"`);
+    const idOf = new Map(params.map((p) => [p.key, p.parameter.id]));
+    const setId = await this.repo.insert(m, { name, description, source, created_by: actor.id });
+    const rules = await insertRulesReturning(
+      m,
+      pack.rules.map((r) => ({
+        rule_set_id: setId,
+        name: r.name,
+        description: r.description,
+        priority: r.priority,
+        conditions: r.conditions.map((c, i) => ({ ...c, id: `c${i + 1}`, parameter: idOf.get(c.parameter)! })),
+        actions: r.actions.map((a, i) => ({ ...a, id: `a${i + 1}` })),
+        source: r.source,
+        created_by: actor.id,
+      })),
+    );
+    const ruleOf = new Map(pack.rules.map((r, i) => [r.key, rules[i]]));
+    for (const v of pack.vignettes) {
+      const fired = v.fired.map((key) => ruleOf.get(key)!);
+      const primary = rankFindings(fired.map((r) => ruleSnapshot(r, source)))[0]?.id ?? null;
+      await this.repo.insertVignette(m, {
+        rule_set_id: setId,
+        name: v.name,
+        answers: Object.fromEntries(Object.entries(v.answers).map(([key, value]) => [idOf.get(key)!, value])) as Answers,
+        expected_fired: fired.map((r) => r.id),
+        expected_primary: primary,
+        reference_date: null,
+        created_by: actor.id,
+      });
+    }
+    return setId;
   }
 
   /**
@@ -205,9 +260,21 @@ function analysisJson(id: string, source: 'saved' | 'draft', rules: EngineRule[]
   return { rule_set_id: id, source, rule_count: rules.length, summary, findings, combined_with: combined };
 }
 
+function packJson(key: string | null): ContentPackJson | null {
+  const pack = key ? CONTENT_PACKS[key] : undefined;
+  if (!pack) return null;
+  return {
+    key: pack.key,
+    rule_count: pack.rules.length,
+    parameter_count: packParameterKeys(pack).length,
+    vignette_count: pack.vignettes.length,
+  };
+}
+
 export function toJson(r: RuleSetRow): RuleSetJson {
   return {
     ...r,
+    content_pack: packJson(r.content_pack),
     version: Number(r.version),
     latest_version: r.latest_version === null || r.latest_version === undefined ? null : Number(r.latest_version),
     published_at: iso(r.published_at),

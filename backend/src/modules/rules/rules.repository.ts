@@ -107,6 +107,14 @@ export async function insertRules(m: EntityManager, rows: Partial<Rule>[]): Prom
     );
 }
 
+/** Inserts the rules and returns them saved (ids included), in the order given. */
+export function insertRulesReturning(m: EntityManager, rows: Partial<Rule>[]): Promise<Rule[]> {
+  return m.save(
+    Rule,
+    rows.map((r) => m.create(Rule, r)),
+  );
+}
+
 /** The saved test cases of the given rules, oldest first. */
 export function testCasesOfRules(m: EntityManager, ruleIds: string[]): Promise<RuleTestCase[]> {
   return m.find(RuleTestCase, { where: { rule_id: In(ruleIds) }, order: { created_at: 'ASC', id: 'ASC' } });

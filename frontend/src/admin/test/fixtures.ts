@@ -43,6 +43,7 @@ export function ruleSet(o: Partial<RuleSetJson> = {}): RuleSetJson {
     latest_version: null,
     published_at: null,
     rule_count: 1,
+    content_pack: null,
     created_by: null,
     created_at: '2025-01-05T10:00:00.000Z',
     updated_at: '2025-01-05T10:00:00.000Z',

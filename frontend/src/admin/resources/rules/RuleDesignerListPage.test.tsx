@@ -161,6 +161,29 @@ describe('Rule Designer list page', { timeout: 60_000 }, () => {
     expect(calls.callsTo('POST /api/rule-sets/from-template')[0].body).toEqual({ template_id: 'tpl', name: 'ADA 2025' });
   });
 
+  it('Templates tab: a shipped content pack says what it installs, and Use Template installs it', async () => {
+    const pack = ruleSet({
+      id: 'ada',
+      name: 'ADA Standards of Care 2026 — diabetes, kidney and blood pressure',
+      is_template: true,
+      rule_count: 0,
+      content_pack: { key: 'ada-2026', rule_count: 28, parameter_count: 20, vignette_count: 39 },
+    });
+    const calls = api({
+      'GET /api/rule-sets/templates': json(200, [pack]),
+      'POST /api/rule-sets/from-template': json(201, ruleSet({ id: 'rs-3', name: pack.name, rule_count: 28 })),
+    });
+    renderApp('/admin/rules');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Templates' }));
+    expect(await screen.findByText('28 rules, 20 parameters, 39 vignettes')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: `Use Template ${pack.name}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Use Template' });
+    expect(within(dialog).getByText(/parameters are created from the parameter templates/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Rule Set' }));
+    expect(await screen.findByText(`Rule set "${pack.name}" was created from the template.`)).toBeInTheDocument();
+    expect(calls.callsTo('POST /api/rule-sets/from-template')[0].body).toEqual({ template_id: 'ada', name: pack.name });
+  });
+
   it('Analytics shows hit rates and the no-match rate', async () => {
     api({
       'GET /api/rule-sets/rs-1/analytics': json(200, {

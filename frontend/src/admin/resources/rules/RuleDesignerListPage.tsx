@@ -117,7 +117,7 @@ export default function RuleDesignerListPage() {
                       {t.description || 'No description'}
                     </Typography>
                     <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                      {t.rule_count} rule{t.rule_count === 1 ? '' : 's'}
+                      {RULES.templateContents(t)}
                     </Typography>
                   </CardContent>
                   <CardActions sx={{ px: 2, pb: 2 }}>

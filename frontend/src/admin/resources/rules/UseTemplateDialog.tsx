@@ -19,7 +19,8 @@ import type { RuleSetJson } from '@cds/contracts';
 
 /**
  * A new rule set from a template (Import Template chooses one; Use Template comes with it),
- * with a copy of the template's active rules.
+ * with a copy of the template's active rules, or, for a shipped content pack, its rules, the
+ * parameters they read and its vignettes (installed by the server in one transaction).
  */
 export function UseTemplateDialog({
   templates,
@@ -96,7 +97,7 @@ export function UseTemplateDialog({
               >
                 <Typography sx={{ fontWeight: 600 }}>{t.name}</Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {t.description || 'No description'} · {t.rule_count} rule{t.rule_count === 1 ? '' : 's'}
+                  {t.description || 'No description'} · {RULES.templateContents(t)}
                 </Typography>
               </ButtonBase>
             ))}
@@ -110,7 +111,9 @@ export function UseTemplateDialog({
               helperText={
                 !name.trim()
                   ? 'Please provide a rule set name.'
-                  : `A copy of the ${chosen.rule_count} active rule${chosen.rule_count === 1 ? '' : 's'} of "${chosen.name}".`
+                  : chosen.content_pack
+                    ? `A draft with the ${RULES.templateContents(chosen)} of "${chosen.name}": parameters are created from the parameter templates, or your existing ones with the same LOINC code are used. Preview and publish it from the Rule Sets tab.`
+                    : `A copy of the ${chosen.rule_count} active rule${chosen.rule_count === 1 ? '' : 's'} of "${chosen.name}".`
               }
               slotProps={{ htmlInput: { maxLength: 200 } }}
               disabled={busy}
