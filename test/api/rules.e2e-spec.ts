@@ -308,12 +308,15 @@ describe('reading, updating, deleting and cloning rules', () => {
       { conditions: [cond(p.hba1c, '>', 'high')] },
       { actions: [action('')] },
       { rule_set_id: '00000000-0000-4000-8000-000000000000' },
-      { created_by: cast.pcp.id },
     ]) {
       const res = await t.http().put(`/api/rules/${rule.id}`).set(cast.admin.auth).send(body);
       expect(res.status).toBe(400);
       expect((await t.http().get(`/api/rules/${rule.id}`).set(cast.admin.auth)).body).toEqual(before);
     }
+    // Issue 23: a read-only field echoed back is ignored whatever its value; the audit trail never changes.
+    const echoed = await t.http().put(`/api/rules/${rule.id}`).set(cast.admin.auth).send({ created_by: cast.pcp.id });
+    expect(echoed.status).toBe(200);
+    expect((await t.http().get(`/api/rules/${rule.id}`).set(cast.admin.auth)).body.created_by).toBe(before.created_by);
     const other = await createRuleSet(t, cast.admin);
     const moved = await t.http().put(`/api/rules/${rule.id}`).set(cast.admin.auth).send({ rule_set_id: other.id });
     expect(moved.body.rule_set_id).toBe(other.id);
