@@ -65,23 +65,9 @@ export class MeasuresService {
   async evaluate(id: string, params: EvaluateMeasureParams): Promise<FhirResourceJson> {
     const measure = this.measure(id);
     const { period, reportType, subject } = readParams(params);
-    await this.storeShippedValueSets();
-    const urls = valueSetsOf(measure);
-    const codes = await this.records.valueSetCodes(urls);
-    const missing = urls.filter((u) => !codes.has(u));
-    if (missing.length)
-      throw conflict(
-        `The measure's value sets are not loaded: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}; load them with POST /api/fhir`,
-      );
-    const prepared = prepareMeasure(measure.model, codes);
-
     const patients = await this.subjects(subject);
-    const now = Date.now();
-    const outcomes = new Map<string, MeasureOutcome>();
-    for (let i = 0; i < patients.length; i += SLICE) {
-      const records = await this.records.recordsOf(patients.slice(i, i + SLICE));
-      for (const [patient, resources] of records) outcomes.set(patient, prepared.evaluate(resources, period, now));
-    }
+    // An individual report names the resources that decided it; a panel's keeps only each patient's populations.
+    const [outcomes] = await this.outcomes([measure], period, patients, patients.length === 1);
     const individual = subject?.startsWith('Patient/') && reportType !== 'subject-list' && reportType !== 'population';
     return measureReport({
       base: this.config.publicUrl,
@@ -90,8 +76,46 @@ export class MeasuresService {
       type: individual ? 'individual' : reportType === 'subject-list' ? 'subject-list' : 'summary',
       subject,
       outcomes,
-      now: new Date(now),
+      now: new Date(),
     });
+  }
+
+  /** Summary reports of several measures over the whole panel, each patient's record read once for all of them. */
+  async panelSummaries(ids: readonly string[], period: { start: string; end: string }): Promise<FhirResourceJson[]> {
+    const measures = ids.map((id) => this.measure(id));
+    const all = await this.outcomes(measures, period, await this.records.patientIds(), false);
+    return measures.map((measure, i) =>
+      measureReport({ base: this.config.publicUrl, measure, period, type: 'summary', outcomes: all[i], now: new Date() }),
+    );
+  }
+
+  /** Each measure's outcome per patient: value sets resolved once, records read in slices. */
+  private async outcomes(
+    measures: readonly ShippedMeasure[],
+    period: { start: string; end: string },
+    patients: readonly string[],
+    keepEvidence: boolean,
+  ): Promise<Map<string, MeasureOutcome>[]> {
+    await this.storeShippedValueSets();
+    const urls = [...new Set(measures.flatMap(valueSetsOf))];
+    const codes = await this.records.valueSetCodes(urls);
+    const missing = urls.filter((u) => !codes.has(u));
+    if (missing.length)
+      throw conflict(
+        `The measure's value sets are not loaded: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}; load them with POST /api/fhir`,
+      );
+    const prepared = measures.map((m) => prepareMeasure(m.model, codes));
+    const now = Date.now();
+    const out = measures.map(() => new Map<string, MeasureOutcome>());
+    for (let i = 0; i < patients.length; i += SLICE) {
+      const records = await this.records.recordsOf(patients.slice(i, i + SLICE));
+      for (const [patient, resources] of records)
+        prepared.forEach((p, k) => {
+          const o = p.evaluate(resources, period, now);
+          out[k].set(patient, keepEvidence ? o : { populations: o.populations, answers: {}, inputs: {} });
+        });
+    }
+    return out;
   }
 
   private measure(id: string): ShippedMeasure {
