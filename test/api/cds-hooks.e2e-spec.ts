@@ -533,6 +533,32 @@ describe('feedback: accepted and overridden cards, per rule version in the analy
     const anonymous = await t.http().post('/api/cds-services/patient-view/feedback').send(one);
     expect(anonymous.body).toMatchObject({ statusCode: 401, code: 'invalid_client_jwt' });
   });
+
+  it('an outcomeTimestamp outside RFC 3339 or the years 1900-2200 is 400 naming the field, and the card stays open for feedback', async () => {
+    const [card] = await cardsWithPrefetch('obese');
+    for (const outcomeTimestamp of [
+      '+275760-09-13T00:00:00Z',
+      '-271821-04-20T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '1',
+      '2026-11-02T10:15:00',
+    ]) {
+      const res = await send({ feedback: [{ card: card.uuid, outcome: 'accepted', outcomeTimestamp }] });
+      expect({ outcomeTimestamp, status: res.status, code: res.body.code, field: res.body.details?.[0]?.field }).toEqual({
+        outcomeTimestamp,
+        status: 400,
+        code: 'invalid_feedback',
+        field: 'feedback[0].outcomeTimestamp',
+      });
+    }
+    expectStatus(
+      await send({ feedback: [{ card: card.uuid, outcome: 'accepted', outcomeTimestamp: '2026-11-02T11:15:00+01:00' }] }),
+      200,
+      'offset',
+    );
+    const [row] = await t.db.query(`SELECT outcome_at FROM cds_feedback WHERE card_uuid = $1`, [card.uuid]);
+    expect(new Date(row.outcome_at).toISOString()).toBe('2026-11-02T10:15:00.000Z');
+  });
 });
 
 describe('fhirServer allow-list', () => {
@@ -655,9 +681,10 @@ describe('client JWT (CDS Hooks security)', () => {
   it('an unregistered issuer, a wrong key, a wrong aud, an expired or too long-lived token are refused', async () => {
     const stranger = await startCdsClient('https://stranger.example.org');
     try {
-      expect(await refused(`Bearer ${await stranger.sign(serviceUrl)}`)).toContain('not a registered CDS client');
-      // Signed by another key while claiming the registered issuer.
-      expect(await refused(`Bearer ${await stranger.sign(serviceUrl, { iss: ehr.issuer })}`)).toContain('refused');
+      const unregistered = await refused(`Bearer ${await stranger.sign(serviceUrl)}`);
+      expect(unregistered).toContain('registered, active CDS client');
+      // Signed by another key while claiming the registered issuer: the same answer, so issuers cannot be enumerated.
+      expect(await refused(`Bearer ${await stranger.sign(serviceUrl, { iss: ehr.issuer })}`)).toBe(unregistered);
     } finally {
       await stranger.close();
     }
@@ -665,6 +692,17 @@ describe('client JWT (CDS Hooks security)', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { iat: now - 900, exp: now - 600 })}`)).toContain('expired');
     expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { exp: now + 600 })}`)).toContain('5 minutes');
+  });
+
+  it('a token issued an hour from now is refused; one issued within the 30 s clock skew is accepted', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { iat: now + 3600, exp: now + 300 })}`)).toContain('iat');
+    expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { iat: now + 120, exp: now + 300 })}`)).toContain('iat');
+    const skewed = await call(
+      hookRequest(patients['a1c-diabetes'], { prefetch: await prefetchFor(patients['a1c-diabetes']) }),
+      await ehr.sign(serviceUrl, { iat: now + 15 }),
+    );
+    expectStatus(skewed, 200, 'iat within the clock skew');
   });
 
   it('a replayed jti is refused', async () => {
@@ -728,7 +766,7 @@ describe('client JWT (CDS Hooks security)', () => {
         200,
         'deactivate',
       );
-      expect(await refused(`Bearer ${await limited.sign(serviceUrl)}`)).toContain('not a registered');
+      expect(await refused(`Bearer ${await limited.sign(serviceUrl)}`)).toContain('registered, active CDS client');
 
       expectStatus(
         await t
@@ -748,6 +786,75 @@ describe('client JWT (CDS Hooks security)', () => {
       await limited.close();
       await direct.close();
     }
+  });
+
+  it('a JWK without alg: an EC key is used with the algorithm its curve fixes; an RSA key is refused at registration naming jwk.alg', async () => {
+    const p256 = await startCdsClient(`https://p256.example.org/${randomUUID()}`, 'ES256');
+    const rsa = await startCdsClient(`https://rsa.example.org/${randomUUID()}`, 'RS384');
+    try {
+      const { alg: _ec, ...ecJwk } = p256.publicJwk;
+      expectStatus(
+        await t
+          .http()
+          .post('/api/cds-clients')
+          .set(admin.auth)
+          .send({ issuer: p256.issuer, name: 'P-256', jwk: ecJwk, allowed_services: ['patient-view'] }),
+        201,
+        'register EC JWK without alg',
+      );
+      const res = await call(
+        hookRequest(patients['bp-crisis'], { prefetch: await prefetchFor(patients['bp-crisis']) }),
+        await p256.sign(serviceUrl),
+      );
+      expect(expectCardsResponse(expectStatus(res, 200, 'EC key without alg').body)[0].indicator).toBe('critical');
+
+      const { alg: _rsa, ...rsaJwk } = rsa.publicJwk;
+      const refusedRsa = await t
+        .http()
+        .post('/api/cds-clients')
+        .set(admin.auth)
+        .send({ issuer: rsa.issuer, name: 'RSA', jwk: rsaJwk, allowed_services: ['patient-view'] });
+      expect({ status: refusedRsa.status, code: refusedRsa.body.code, field: refusedRsa.body.details?.[0]?.field }).toEqual({
+        status: 400,
+        code: 'validation_failed',
+        field: 'jwk.alg',
+      });
+      // An EC key whose alg contradicts its curve is no usable key either.
+      const { alg: _x, ...otherEc } = p256.publicJwk;
+      const mismatched = await t
+        .http()
+        .post('/api/cds-clients')
+        .set(admin.auth)
+        .send({ issuer: `${rsa.issuer}/ec`, name: 'EC', jwk: { ...otherEc, alg: 'ES384' }, allowed_services: ['patient-view'] });
+      expect(mismatched.status).toBe(400);
+    } finally {
+      await p256.close();
+      await rsa.close();
+    }
+  });
+
+  it('an issuer or name of only spaces is 400 naming the field, on register and on edit', async () => {
+    const post = (b: object) => t.http().post('/api/cds-clients').set(admin.auth).send(b);
+    const base = {
+      issuer: `https://spaces.example.org/${randomUUID()}`,
+      name: 'Spaces',
+      jwks_url: ehr.jwksUrl,
+      allowed_services: ['patient-view'],
+    };
+    const fieldOf = (res: { status: number; body: { code?: string; details?: { field: string }[] } }) => ({
+      status: res.status,
+      code: res.body.code,
+      fields: res.body.details?.map((d) => d.field),
+    });
+    expect(fieldOf(await post({ ...base, issuer: ' ' }))).toEqual({ status: 400, code: 'validation_failed', fields: ['issuer'] });
+    expect(fieldOf(await post({ ...base, name: '\t ' }))).toEqual({ status: 400, code: 'validation_failed', fields: ['name'] });
+    const { id } = expectStatus(await post(base), 201, 'register').body;
+    const put = await t
+      .http()
+      .put(`/api/cds-clients/${id}`)
+      .set(admin.auth)
+      .send({ ...base, issuer: '   ' });
+    expect(fieldOf(put)).toEqual({ status: 400, code: 'validation_failed', fields: ['issuer'] });
   });
 
   it('client registration refuses a private key, both key sources, an unknown service and a duplicate issuer', async () => {
@@ -828,7 +935,7 @@ describe("a process's copy of clients and published versions is checked on every
       await t.db.query(`UPDATE cds_clients SET is_active = false WHERE issuer = $1`, [issuer]);
       const gone = await call(body, await newKey.sign(serviceUrl));
       expect({ status: gone.status, code: gone.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
-      expect(gone.body.message).toContain('not a registered CDS client');
+      expect(gone.body.message).toContain('registered, active CDS client');
     } finally {
       await oldKey.close();
       await newKey.close();
