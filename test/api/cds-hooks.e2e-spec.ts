@@ -34,6 +34,8 @@ import {
  */
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
+/** Another origin this server is reached at (ALLOWED_ORIGINS), e.g. behind an internal proxy. */
+const INTERNAL_ORIGIN = 'https://cds-internal.example.org';
 const FHIR_TOKEN = `fhir-${randomUUID()}`;
 const ADA_2 = 'ADA Standards of Care in Diabetes—2026, Section 2';
 
@@ -137,7 +139,7 @@ const undetermined = (cards: Card[]) => cards.find((c) => / undetermined: /.test
 
 beforeAll(async () => {
   expect(Number(process.version.slice(1).split('.')[0])).toBeGreaterThanOrEqual(22);
-  t = await startTestApp();
+  t = await startTestApp({ ALLOWED_ORIGINS: INTERNAL_ORIGIN });
   ({ admin, pcp } = await createCast(t));
   serviceUrl = `${t.url}/api/cds-services/patient-view`;
   const templates = await seedTemplates(t, admin);
@@ -558,6 +560,43 @@ describe('feedback: accepted and overridden cards, per rule version in the analy
     );
     const [row] = await t.db.query(`SELECT outcome_at FROM cds_feedback WHERE card_uuid = $1`, [card.uuid]);
     expect(new Date(row.outcome_at).toISOString()).toBe('2026-11-02T10:15:00.000Z');
+  });
+});
+
+// Issue 24: without PUBLIC_URL the aud and the card links follow the server's own origins, never the Host a caller sends.
+describe('without PUBLIC_URL: aud and card links name only the origins the server is configured with', () => {
+  const send = async (aud: string, headers: Record<string, string> = {}) => {
+    let req = t.http().post('/api/cds-services/patient-view');
+    for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
+    return req
+      .set('Authorization', `Bearer ${await ehr.sign(aud)}`)
+      .send(hookRequest(patients['a1c-diabetes'], { prefetch: await prefetchFor(patients['a1c-diabetes']) }));
+  };
+  const forged = { Host: 'evil.example', 'X-Forwarded-Proto': 'https' };
+
+  it("a token minted for another site, sent with that site's Host and X-Forwarded-Proto, is refused", async () => {
+    const res = await send('https://evil.example/api/cds-services/patient-view', forged);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+    expect(res.body.message).toContain('aud');
+  });
+
+  it('a valid token sent with a forged Host is answered with links to the first configured origin, never the forged one', async () => {
+    const [card] = expectCardsResponse(expectStatus(await send(serviceUrl, forged), 200, 'forged Host').body);
+    expect(card.links![0].url).toMatch(new RegExp(`^${INTERNAL_ORIGIN}/clinical-form\\?prefill=`));
+    const [local] = expectCardsResponse(expectStatus(await send(serviceUrl), 200, 'local Host').body);
+    expect(local.links![0].url).toMatch(new RegExp(`^${t.url}/clinical-form\\?prefill=`));
+  });
+
+  it('ALLOWED_ORIGINS and 127.0.0.1 on the listening port are accepted as aud; links follow the allowed origin the request arrived on', async () => {
+    const internal = await send(`${INTERNAL_ORIGIN}/api/cds-services/patient-view`, {
+      Host: new URL(INTERNAL_ORIGIN).host,
+      'X-Forwarded-Proto': 'https',
+    });
+    expect(expectCardsResponse(expectStatus(internal, 200, 'allowed origin').body)[0].links![0].url).toMatch(
+      new RegExp(`^${INTERNAL_ORIGIN}/clinical-form\\?prefill=`),
+    );
+    const loopback = serviceUrl.replace('//localhost:', '//127.0.0.1:');
+    expectStatus(await send(loopback), 200, '127.0.0.1 aud');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   IsOptional,
   IsString,
   IsUrl,
+  Matches,
   MaxLength,
   MinLength,
 } from 'class-validator';
@@ -16,11 +17,13 @@ import { CDS_SERVICE_IDS } from './cds-services';
 export class CdsClientDto {
   @IsString({ message: 'issuer must be text (the iss of the client JWTs)' })
   @MinLength(1, { message: 'issuer is required' })
+  @Matches(/\S/, { message: 'issuer is required' })
   @MaxLength(500, { message: 'issuer must be at most 500 characters' })
   issuer!: string;
 
   @IsString({ message: 'name must be text' })
   @MinLength(1, { message: 'name is required' })
+  @Matches(/\S/, { message: 'name is required' })
   @MaxLength(200, { message: 'name must be at most 200 characters' })
   name!: string;
 
