@@ -11,7 +11,7 @@ import {
   type CdsPrefillJson,
   type CdsServicesJson,
 } from '@cds/contracts';
-import { ContractResponse } from '../../common/contract-response';
+import { ContractBody, ContractResponse } from '../../common/contract-response';
 import { Page } from '../../common/pagination';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { Public, Roles } from '../../common/auth-user';
@@ -49,6 +49,7 @@ export class CdsServicesController {
   }
 
   @ContractResponse('CdsHookResponseJson')
+  @ContractBody('CdsHookRequestJson')
   @Post(':id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Call a CDS service with a hook request (client JWT in Authorization); answers { cards }' })
@@ -65,6 +66,7 @@ export class CdsServicesController {
   }
 
   @ContractResponse('CdsFeedbackAckJson')
+  @ContractBody('CdsFeedbackRequestJson')
   @Post(':id/feedback')
   @HttpCode(200)
   @ApiOperation({
