@@ -77,6 +77,8 @@ it('the public pages, the no-role dashboard, the admin console and the PCP pages
   found.push(...(await visit(anonymous.page, '/', () => anonymous.page.getByRole('link', { name: 'Get Started' }).first().waitFor())));
   found.push(...(await visit(anonymous.page, '/auth', () => anonymous.page.getByRole('tab', { name: 'Sign In' }).waitFor())));
   found.push(...(await visit(anonymous.page, '/no/such/page', () => anonymous.page.getByText('Oops! Page not found').waitFor())));
+  for (const path of ['/unauthorized', '/invite/not-a-real-invitation'])
+    found.push(...(await visit(anonymous.page, path, rendered(anonymous.page))));
   found.push(...(await visit(anonymous.page, '/api/docs', () => anonymous.page.locator('.swagger-ui .info').first().waitFor())));
   // The accessibility checks other suites run must work under this CSP too.
   await anonymous.page.goto(t.url, { waitUntil: 'networkidle' });
