@@ -34,6 +34,8 @@ import {
  */
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
+/** Another origin this server is reached at (ALLOWED_ORIGINS), e.g. behind an internal proxy. */
+const INTERNAL_ORIGIN = 'https://cds-internal.example.org';
 const FHIR_TOKEN = `fhir-${randomUUID()}`;
 const ADA_2 = 'ADA Standards of Care in Diabetes—2026, Section 2';
 
@@ -137,7 +139,7 @@ const undetermined = (cards: Card[]) => cards.find((c) => / undetermined: /.test
 
 beforeAll(async () => {
   expect(Number(process.version.slice(1).split('.')[0])).toBeGreaterThanOrEqual(22);
-  t = await startTestApp();
+  t = await startTestApp({ ALLOWED_ORIGINS: INTERNAL_ORIGIN });
   ({ admin, pcp } = await createCast(t));
   serviceUrl = `${t.url}/api/cds-services/patient-view`;
   const templates = await seedTemplates(t, admin);
@@ -533,6 +535,69 @@ describe('feedback: accepted and overridden cards, per rule version in the analy
     const anonymous = await t.http().post('/api/cds-services/patient-view/feedback').send(one);
     expect(anonymous.body).toMatchObject({ statusCode: 401, code: 'invalid_client_jwt' });
   });
+
+  it('an outcomeTimestamp outside RFC 3339 or the years 1900-2200 is 400 naming the field, and the card stays open for feedback', async () => {
+    const [card] = await cardsWithPrefetch('obese');
+    for (const outcomeTimestamp of [
+      '+275760-09-13T00:00:00Z',
+      '-271821-04-20T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '1',
+      '2026-11-02T10:15:00',
+    ]) {
+      const res = await send({ feedback: [{ card: card.uuid, outcome: 'accepted', outcomeTimestamp }] });
+      expect({ outcomeTimestamp, status: res.status, code: res.body.code, field: res.body.details?.[0]?.field }).toEqual({
+        outcomeTimestamp,
+        status: 400,
+        code: 'invalid_feedback',
+        field: 'feedback[0].outcomeTimestamp',
+      });
+    }
+    expectStatus(
+      await send({ feedback: [{ card: card.uuid, outcome: 'accepted', outcomeTimestamp: '2026-11-02T11:15:00+01:00' }] }),
+      200,
+      'offset',
+    );
+    const [row] = await t.db.query(`SELECT outcome_at FROM cds_feedback WHERE card_uuid = $1`, [card.uuid]);
+    expect(new Date(row.outcome_at).toISOString()).toBe('2026-11-02T10:15:00.000Z');
+  });
+});
+
+// Issue 24: without PUBLIC_URL the aud and the card links follow the server's own origins, never the Host a caller sends.
+describe('without PUBLIC_URL: aud and card links name only the origins the server is configured with', () => {
+  const send = async (aud: string, headers: Record<string, string> = {}) => {
+    let req = t.http().post('/api/cds-services/patient-view');
+    for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
+    return req
+      .set('Authorization', `Bearer ${await ehr.sign(aud)}`)
+      .send(hookRequest(patients['a1c-diabetes'], { prefetch: await prefetchFor(patients['a1c-diabetes']) }));
+  };
+  const forged = { Host: 'evil.example', 'X-Forwarded-Proto': 'https' };
+
+  it("a token minted for another site, sent with that site's Host and X-Forwarded-Proto, is refused", async () => {
+    const res = await send('https://evil.example/api/cds-services/patient-view', forged);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+    expect(res.body.message).toContain('aud');
+  });
+
+  it('a valid token sent with a forged Host is answered with links to the first configured origin, never the forged one', async () => {
+    const [card] = expectCardsResponse(expectStatus(await send(serviceUrl, forged), 200, 'forged Host').body);
+    expect(card.links![0].url).toMatch(new RegExp(`^${INTERNAL_ORIGIN}/clinical-form\\?prefill=`));
+    const [local] = expectCardsResponse(expectStatus(await send(serviceUrl), 200, 'local Host').body);
+    expect(local.links![0].url).toMatch(new RegExp(`^${t.url}/clinical-form\\?prefill=`));
+  });
+
+  it('ALLOWED_ORIGINS and 127.0.0.1 on the listening port are accepted as aud; links follow the allowed origin the request arrived on', async () => {
+    const internal = await send(`${INTERNAL_ORIGIN}/api/cds-services/patient-view`, {
+      Host: new URL(INTERNAL_ORIGIN).host,
+      'X-Forwarded-Proto': 'https',
+    });
+    expect(expectCardsResponse(expectStatus(internal, 200, 'allowed origin').body)[0].links![0].url).toMatch(
+      new RegExp(`^${INTERNAL_ORIGIN}/clinical-form\\?prefill=`),
+    );
+    const loopback = serviceUrl.replace('//localhost:', '//127.0.0.1:');
+    expectStatus(await send(loopback), 200, '127.0.0.1 aud');
+  });
 });
 
 describe('fhirServer allow-list', () => {
@@ -655,9 +720,10 @@ describe('client JWT (CDS Hooks security)', () => {
   it('an unregistered issuer, a wrong key, a wrong aud, an expired or too long-lived token are refused', async () => {
     const stranger = await startCdsClient('https://stranger.example.org');
     try {
-      expect(await refused(`Bearer ${await stranger.sign(serviceUrl)}`)).toContain('not a registered CDS client');
-      // Signed by another key while claiming the registered issuer.
-      expect(await refused(`Bearer ${await stranger.sign(serviceUrl, { iss: ehr.issuer })}`)).toContain('refused');
+      const unregistered = await refused(`Bearer ${await stranger.sign(serviceUrl)}`);
+      expect(unregistered).toContain('registered, active CDS client');
+      // Signed by another key while claiming the registered issuer: the same answer, so issuers cannot be enumerated.
+      expect(await refused(`Bearer ${await stranger.sign(serviceUrl, { iss: ehr.issuer })}`)).toBe(unregistered);
     } finally {
       await stranger.close();
     }
@@ -665,6 +731,17 @@ describe('client JWT (CDS Hooks security)', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { iat: now - 900, exp: now - 600 })}`)).toContain('expired');
     expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { exp: now + 600 })}`)).toContain('5 minutes');
+  });
+
+  it('a token issued an hour from now is refused; one issued within the 30 s clock skew is accepted', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { iat: now + 3600, exp: now + 300 })}`)).toContain('iat');
+    expect(await refused(`Bearer ${await ehr.sign(serviceUrl, { iat: now + 120, exp: now + 300 })}`)).toContain('iat');
+    const skewed = await call(
+      hookRequest(patients['a1c-diabetes'], { prefetch: await prefetchFor(patients['a1c-diabetes']) }),
+      await ehr.sign(serviceUrl, { iat: now + 15 }),
+    );
+    expectStatus(skewed, 200, 'iat within the clock skew');
   });
 
   it('a replayed jti is refused', async () => {
@@ -728,7 +805,7 @@ describe('client JWT (CDS Hooks security)', () => {
         200,
         'deactivate',
       );
-      expect(await refused(`Bearer ${await limited.sign(serviceUrl)}`)).toContain('not a registered');
+      expect(await refused(`Bearer ${await limited.sign(serviceUrl)}`)).toContain('registered, active CDS client');
 
       expectStatus(
         await t
@@ -748,6 +825,75 @@ describe('client JWT (CDS Hooks security)', () => {
       await limited.close();
       await direct.close();
     }
+  });
+
+  it('a JWK without alg: an EC key is used with the algorithm its curve fixes; an RSA key is refused at registration naming jwk.alg', async () => {
+    const p256 = await startCdsClient(`https://p256.example.org/${randomUUID()}`, 'ES256');
+    const rsa = await startCdsClient(`https://rsa.example.org/${randomUUID()}`, 'RS384');
+    try {
+      const { alg: _ec, ...ecJwk } = p256.publicJwk;
+      expectStatus(
+        await t
+          .http()
+          .post('/api/cds-clients')
+          .set(admin.auth)
+          .send({ issuer: p256.issuer, name: 'P-256', jwk: ecJwk, allowed_services: ['patient-view'] }),
+        201,
+        'register EC JWK without alg',
+      );
+      const res = await call(
+        hookRequest(patients['bp-crisis'], { prefetch: await prefetchFor(patients['bp-crisis']) }),
+        await p256.sign(serviceUrl),
+      );
+      expect(expectCardsResponse(expectStatus(res, 200, 'EC key without alg').body)[0].indicator).toBe('critical');
+
+      const { alg: _rsa, ...rsaJwk } = rsa.publicJwk;
+      const refusedRsa = await t
+        .http()
+        .post('/api/cds-clients')
+        .set(admin.auth)
+        .send({ issuer: rsa.issuer, name: 'RSA', jwk: rsaJwk, allowed_services: ['patient-view'] });
+      expect({ status: refusedRsa.status, code: refusedRsa.body.code, field: refusedRsa.body.details?.[0]?.field }).toEqual({
+        status: 400,
+        code: 'validation_failed',
+        field: 'jwk.alg',
+      });
+      // An EC key whose alg contradicts its curve is no usable key either.
+      const { alg: _x, ...otherEc } = p256.publicJwk;
+      const mismatched = await t
+        .http()
+        .post('/api/cds-clients')
+        .set(admin.auth)
+        .send({ issuer: `${rsa.issuer}/ec`, name: 'EC', jwk: { ...otherEc, alg: 'ES384' }, allowed_services: ['patient-view'] });
+      expect(mismatched.status).toBe(400);
+    } finally {
+      await p256.close();
+      await rsa.close();
+    }
+  });
+
+  it('an issuer or name of only spaces is 400 naming the field, on register and on edit', async () => {
+    const post = (b: object) => t.http().post('/api/cds-clients').set(admin.auth).send(b);
+    const base = {
+      issuer: `https://spaces.example.org/${randomUUID()}`,
+      name: 'Spaces',
+      jwks_url: ehr.jwksUrl,
+      allowed_services: ['patient-view'],
+    };
+    const fieldOf = (res: { status: number; body: { code?: string; details?: { field: string }[] } }) => ({
+      status: res.status,
+      code: res.body.code,
+      fields: res.body.details?.map((d) => d.field),
+    });
+    expect(fieldOf(await post({ ...base, issuer: ' ' }))).toEqual({ status: 400, code: 'validation_failed', fields: ['issuer'] });
+    expect(fieldOf(await post({ ...base, name: '\t ' }))).toEqual({ status: 400, code: 'validation_failed', fields: ['name'] });
+    const { id } = expectStatus(await post(base), 201, 'register').body;
+    const put = await t
+      .http()
+      .put(`/api/cds-clients/${id}`)
+      .set(admin.auth)
+      .send({ ...base, issuer: '   ' });
+    expect(fieldOf(put)).toEqual({ status: 400, code: 'validation_failed', fields: ['issuer'] });
   });
 
   it('client registration refuses a private key, both key sources, an unknown service and a duplicate issuer', async () => {
@@ -828,7 +974,7 @@ describe("a process's copy of clients and published versions is checked on every
       await t.db.query(`UPDATE cds_clients SET is_active = false WHERE issuer = $1`, [issuer]);
       const gone = await call(body, await newKey.sign(serviceUrl));
       expect({ status: gone.status, code: gone.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
-      expect(gone.body.message).toContain('not a registered CDS client');
+      expect(gone.body.message).toContain('registered, active CDS client');
     } finally {
       await oldKey.close();
       await newKey.close();

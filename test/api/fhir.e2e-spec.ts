@@ -327,6 +327,10 @@ describe('POST /api/fhir/Questionnaire/:id/$next-question', () => {
       [{ ...base, item: 'x' }, 400, 'invalid_fhir_resource'],
       [{ ...base, item: [{ text: 'no linkId' }] }, 400, 'invalid_fhir_resource'],
       [{ ...base, authored: 'yesterday' }, 400, 'invalid_fhir_resource'],
+      // The reference time of "within N days": a year 0 or 275760, or a time of no zone, would decide those conditions.
+      [{ ...base, authored: '0000-01-01T00:00:00Z' }, 400, 'invalid_fhir_resource'],
+      [{ ...base, authored: '+275760-09-13T00:00:00Z' }, 400, 'invalid_fhir_resource'],
+      [{ ...base, authored: '2026-11-02T10:15:00' }, 400, 'invalid_fhir_resource'],
       [{ ...base, item: [{ linkId: first.linkId, answer: [{ valueDecimal: 7, valueString: '7' }] }] }, 400, 'invalid_fhir_resource'],
       [
         { ...base, item: [{ linkId: first.linkId, answer: [{ valueCoding: { system: 'http://example.org', code: '1' } }] }] },

@@ -29,6 +29,16 @@ export const ContractResponse = (name: string, options: { array?: boolean; conte
     contentType: options.contentType ?? 'application/json',
   } satisfies ContractRef);
 
+const BODY_EXTENSION = 'x-contract-body';
+
+/**
+ * The route reads a body of contract type `name` that it checks itself (no DTO for Nest to reflect:
+ * CDS Hooks and FHIR bodies are the specifications' shapes). Documented as the request body, in each of
+ * `contentTypes`, so the OpenAPI document (and the fuzz suite that reads it) knows every write route's input.
+ */
+export const ContractBody = (name: string, contentTypes: string[] = ['application/json']) =>
+  ApiExtension(BODY_EXTENSION, { name, contentTypes });
+
 let schemas: Record<string, object> | undefined;
 /** The generated schemas: dist/schemas.json of @cds/contracts (`npm run build:packages` writes it). */
 export function contractSchemas(): Record<string, object> {
@@ -44,6 +54,13 @@ export function withContractSchemas(document: OpenAPIObject): OpenAPIObject {
   document.components = { ...document.components, schemas: { ...components, ...document.components?.schemas } };
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+      const body = operation?.[BODY_EXTENSION] as { name: string; contentTypes: string[] } | undefined;
+      if (body) {
+        delete operation[BODY_EXTENSION];
+        if (!components[body.name]) throw new Error(`@ContractBody('${body.name}'): @cds/contracts exports no such type`);
+        const schema = { $ref: `#/components/schemas/${body.name}` };
+        operation.requestBody = { required: true, content: Object.fromEntries(body.contentTypes.map((type) => [type, { schema }])) };
+      }
       const ref = operation?.[EXTENSION] as ContractRef | undefined;
       if (!ref) continue;
       delete operation[EXTENSION];

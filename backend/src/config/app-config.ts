@@ -76,6 +76,17 @@ export class EnvironmentVariables {
   @IsUrl({ require_tld: false }, { message: 'PUBLIC_URL must be a URL' })
   PUBLIC_URL?: string;
 
+  /**
+   * Without PUBLIC_URL: the other origins (scheme://host[:port]) this server is reached at, besides
+   * http://localhost:$PORT and http://127.0.0.1:$PORT. A CDS Hooks client JWT's aud must name one of them.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/[^/\s,]+\/?\s*(,\s*https?:\/\/[^/\s,]+\/?\s*)*$/, {
+    message: 'ALLOWED_ORIGINS must be a comma-separated list of origins such as https://cds.clinic.example.org',
+  })
+  ALLOWED_ORIGINS?: string;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsUrl({ require_tld: false }, { message: 'POLISH_LLM_URL must be a URL' })
@@ -188,9 +199,11 @@ export interface AppConfig {
   publicUrl: string;
   /**
    * PUBLIC_URL was set. CDS Hooks then checks a client JWT's aud against it and builds card links
-   * from it; without it (a local run) both use the URL the request arrived on.
+   * from it; without it, against `allowedOrigins` and the local addresses (see cds-hooks/service-origins.ts).
    */
   publicUrlConfigured: boolean;
+  /** ALLOWED_ORIGINS, as URL origins (lower-case host, no default port). */
+  allowedOrigins: string[];
   google?: {
     clientId: string;
     clientSecret: string;
@@ -253,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     publicUrlConfigured: vars.PUBLIC_URL !== undefined,
+    allowedOrigins: originsOf(vars.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS'),
     google: vars.GOOGLE_CLIENT_ID
       ? {
           clientId: vars.GOOGLE_CLIENT_ID,
@@ -298,6 +312,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
  */
 export function embeddedDataDirOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.DATABASE_URL ? undefined : resolve(env.DATA_DIR || 'data');
+}
+
+/** A comma-separated list of origins, normalised as the URL standard does (lower-case host, no default port). */
+function originsOf(list: string | undefined, variable: string): string[] {
+  if (!list) return [];
+  return [
+    ...new Set(
+      list.split(',').map((o) => {
+        try {
+          return new URL(o.trim()).origin;
+        } catch {
+          throw new ConfigError(
+            `Invalid configuration:\n  ${variable}: ${o.trim()} is not an origin such as https://cds.clinic.example.org`,
+          );
+        }
+      }),
+    ),
+  ];
 }
 
 /** Embedded mode keeps one generated secret under DATA_DIR so sessions survive a restart. */

@@ -92,3 +92,48 @@ export interface CdsHookResponseJson {
 
 /** POST /api/cds-services/:id/feedback: an empty object once every item is recorded. */
 export type CdsFeedbackAckJson = Record<string, never>;
+
+/**
+ * POST /api/cds-services/:id: a hook request as the EHR sends it (patient-view), with a client JWT in
+ * Authorization. Checked field by field by the service (400 invalid_hook_request naming the field).
+ */
+export interface CdsHookRequestJson {
+  /** @example "patient-view" */
+  hook: string;
+  /** @example "d1577c69-dfbe-44ad-ba6d-3e05e953b2ea" */
+  hookInstance: string;
+  /** The FHIR base URL to fetch from when prefetch is missing; one of the client's allowed_fhir_servers. */
+  fhirServer?: string;
+  fhirAuthorization?: {
+    access_token: string;
+    /** @example "Bearer" */
+    token_type: string;
+    expires_in: number;
+    scope: string;
+    subject: string;
+  };
+  context: {
+    /** @example "Practitioner/example" */
+    userId: string;
+    /** @example "p1" */
+    patientId: string;
+    encounterId?: string;
+  };
+  /**
+   * FHIR resources (searchset Bundles, and the Patient) by the discovery answer's prefetch keys.
+   * @example { "patient": { "resourceType": "Patient", "id": "p1", "birthDate": "1960-04-02" }, "obs-4548-4": { "resourceType": "Bundle", "type": "searchset", "entry": [{ "resource": { "resourceType": "Observation", "status": "final", "subject": { "reference": "Patient/p1" }, "code": { "coding": [{ "system": "http://loinc.org", "code": "4548-4" }] }, "effectiveDateTime": "2026-11-02T10:15:00Z", "valueQuantity": { "value": 7.2, "unit": "%", "system": "http://unitsofmeasure.org", "code": "%" } } }] } }
+   */
+  prefetch?: Record<string, unknown>;
+}
+
+/** POST /api/cds-services/:id/feedback: what the clinician did with cards this service returned. */
+export interface CdsFeedbackRequestJson {
+  feedback: {
+    /** @example "5d1f0e6e-0000-4000-8000-000000000000" */
+    card: string;
+    outcome: 'accepted' | 'overridden';
+    overrideReason?: { reason?: { system?: string; code: string; display?: string }; userComment?: string };
+    /** RFC 3339 with an offset, years 1900-2200. @example "2026-11-02T10:15:00Z" */
+    outcomeTimestamp: string;
+  }[];
+}

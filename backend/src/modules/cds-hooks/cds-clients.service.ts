@@ -5,6 +5,7 @@ import { conflict, notFound, validationFailed } from '../../common/errors';
 import type { CdsClient } from './cds-client.entity';
 import { CdsHooksRepository, type VerifiableClient } from './cds-hooks.repository';
 import type { CdsClientDto } from './cds-clients.dto';
+import { CLIENT_JWT_ALGORITHMS, jwkAlgorithm } from './jwk-algorithm';
 
 const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
 
@@ -63,8 +64,15 @@ async function checked(dto: CdsClientDto) {
   if (jwk) {
     if (PRIVATE_JWK_MEMBERS.some((m) => m in jwk) || (jwk.kty !== 'RSA' && jwk.kty !== 'EC'))
       throw validationFailed([{ field: 'jwk', message: 'jwk must be a public RSA or EC key (no private or symmetric key material)' }]);
+    const alg = jwkAlgorithm(jwk);
+    if (alg === undefined)
+      throw validationFailed([
+        { field: 'jwk.alg', message: `jwk.alg is required for an ${String(jwk.kty)} key: one of ${CLIENT_JWT_ALGORITHMS.join(', ')}` },
+      ]);
+    if (!(CLIENT_JWT_ALGORITHMS as readonly string[]).includes(alg))
+      throw validationFailed([{ field: 'jwk.alg', message: `jwk.alg must be one of ${CLIENT_JWT_ALGORITHMS.join(', ')}` }]);
     try {
-      await importJWK(jwk as never, typeof jwk.alg === 'string' ? jwk.alg : jwk.kty === 'EC' ? 'ES384' : 'RS384');
+      await importJWK(jwk as never, alg);
     } catch (e) {
       throw validationFailed([{ field: 'jwk', message: `jwk is not a usable public key: ${(e as Error).message}` }]);
     }

@@ -11,7 +11,7 @@ import {
   type CdsPrefillJson,
   type CdsServicesJson,
 } from '@cds/contracts';
-import { ContractResponse } from '../../common/contract-response';
+import { ContractBody, ContractResponse } from '../../common/contract-response';
 import { Page } from '../../common/pagination';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { Public, Roles } from '../../common/auth-user';
@@ -23,6 +23,7 @@ import { parseFeedback } from './feedback';
 import { CardFeedback } from './feedback.service';
 import { PATIENT_VIEW, PatientViewService, unknownService } from './patient-view.service';
 import { RedeemPrefillDto } from './prefill.dto';
+import { linkOrigin, serviceOrigins } from './service-origins';
 import { PrefillTickets } from './prefill.service';
 
 /**
@@ -48,37 +49,44 @@ export class CdsServicesController {
   }
 
   @ContractResponse('CdsHookResponseJson')
+  @ContractBody('CdsHookRequestJson')
   @Post(':id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Call a CDS service with a hook request (client JWT in Authorization); answers { cards }' })
   async call(@Param('id') id: string, @Req() req: Request, @Body() body: unknown): Promise<CdsHookResponseJson> {
-    const app = appUrl(req, this.config);
-    return this.patientView.call(req.header('authorization'), id, `${app}${req.originalUrl.split('?')[0]}`, body, app);
+    const { origins, links } = this.origins(req);
+    const path = req.originalUrl.split('?')[0];
+    return this.patientView.call(
+      req.header('authorization'),
+      id,
+      origins.map((o) => `${o}${path}`),
+      body,
+      links,
+    );
   }
 
   @ContractResponse('CdsFeedbackAckJson')
+  @ContractBody('CdsFeedbackRequestJson')
   @Post(':id/feedback')
   @HttpCode(200)
   @ApiOperation({
     summary: 'CDS Hooks feedback on returned cards { feedback: [{ card, outcome, overrideReason?, outcomeTimestamp }] } (client JWT)',
   })
   async feedback(@Param('id') id: string, @Req() req: Request, @Body() body: unknown): Promise<CdsFeedbackAckJson> {
-    const app = appUrl(req, this.config);
-    const url = `${app}${req.originalUrl.split('?')[0]}`;
+    const path = req.originalUrl.split('?')[0];
     // aud: the service URL (as the spec reads), or the feedback URL itself.
-    const caller = await this.jwt.verifyOnce(req.header('authorization'), id, [url.replace(/\/feedback$/, ''), url]);
+    const audiences = this.origins(req).origins.flatMap((o) => [`${o}${path.replace(/\/feedback$/, '')}`, `${o}${path}`]);
+    const caller = await this.jwt.verifyOnce(req.header('authorization'), id, audiences);
     if (id !== PATIENT_VIEW) throw unknownService(id);
     await this.cardFeedback.record(caller.issuer, id, parseFeedback(body));
     return {};
   }
-}
 
-/**
- * This app's public base URL: PUBLIC_URL when set (behind a proxy the JWT's aud names the public
- * address, not ours); otherwise, in a local run, the scheme and host the request arrived on.
- */
-function appUrl(req: Request, config: AppConfig): string {
-  return config.publicUrlConfigured ? config.publicUrl : `${req.protocol}://${req.get('host')}`;
+  /** The origins a client JWT's aud may name, and the one card links use (never a client-chosen Host). */
+  private origins(req: Request): { origins: string[]; links: string } {
+    const origins = serviceOrigins(this.config, req.socket.localPort ?? this.config.port);
+    return { origins, links: linkOrigin(origins, req.host ? `${req.protocol}://${req.host}` : undefined) };
+  }
 }
 
 /** A card's link opens /clinical-form with a ticket; the signed-in clinician redeems it here, once. */

@@ -1,22 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { createRemoteJWKSet, decodeJwt, importJWK, jwtVerify, type CryptoKey, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTVerifyGetKey } from 'jose';
 import { DomainError } from '../../common/errors';
 import { CdsClientsService } from './cds-clients.service';
 import { CDS_SERVICE_IDS } from './cds-services';
 import type { HookCaller } from './patient-view.service';
 import { CdsHooksRepository, type VerifiableClient } from './cds-hooks.repository';
+import { CLIENT_JWT_ALGORITHMS, jwkAlgorithm } from './jwk-algorithm';
 
 /** CDS Hooks 2.0: a client JWT lives at most 5 minutes. */
 const MAX_LIFETIME_S = 300;
-/** Clock difference tolerated between the EHR and us. */
+/** Clock difference tolerated between the EHR and us, for exp and iat alike. */
 const CLOCK_TOLERANCE_S = 30;
-/** The algorithms the spec names (ES384, RS384) and their 256-bit siblings. */
-const ALGORITHMS = ['ES384', 'RS384', 'ES256', 'RS256'];
+const ALGORITHMS: string[] = [...CLIENT_JWT_ALGORITHMS];
 
 /** Imported client keys kept per process (a handful of EHRs; the bound only guards against churn). */
 const MAX_KEYS = 100;
 
 const refuse = (message: string) => new DomainError('invalid_client_jwt', message);
+/**
+ * One answer for an unknown or inactive issuer and for a signature that does not match a known one's key:
+ * a caller who cannot sign as a client learns nothing about which issuers are registered.
+ */
+const NOT_A_CLIENT = 'The client JWT was refused: it is not signed with the key of a registered, active CDS client';
 /** A jti already used: refused, and known to be recorded. */
 export class ReplayedJwt extends DomainError {
   constructor() {
@@ -75,32 +80,44 @@ export class ClientJwtVerifier {
     if (!match) throw refuse('A CDS Hooks request needs Authorization: Bearer <client JWT>');
     const token = match[1];
     let iss: unknown;
+    let alg: unknown;
     try {
       iss = decodeJwt(token).iss;
+      alg = decodeProtectedHeader(token).alg;
     } catch {
       throw refuse('The client JWT cannot be read');
     }
+    // Before the issuer is looked up, so the answer is the same for every issuer.
+    if (typeof alg !== 'string' || !ALGORITHMS.includes(alg))
+      throw refuse(`The client JWT was refused: the algorithm is not one of ${ALGORITHMS.join(', ')}`);
     if (typeof iss !== 'string' || iss === '') throw refuse('The client JWT has no iss');
     const client = await clientOf(iss);
-    if (!client) throw refuse('The client JWT issuer is not a registered CDS client');
-    // An unknown service is the caller's 404 once the client is known; a known one must be allowed.
-    if ((CDS_SERVICE_IDS as readonly string[]).includes(serviceId) && !client.allowed_services.includes(serviceId))
-      throw refuse(`This CDS client may not call the ${serviceId} service`);
+    if (!client) throw refuse(NOT_A_CLIENT);
 
     let payload;
     try {
-      const key = client.jwk ? await this.imported(client.jwk) : this.jwks(client.jwks_url!);
+      const keyAlg = client.jwk ? jwkAlgorithm(client.jwk) : undefined;
+      // A stored RSA key without alg (registered before alg was required) verifies nothing.
+      if (client.jwk && !keyAlg) throw refuse(NOT_A_CLIENT);
+      const key = client.jwk ? await this.imported(client.jwk, keyAlg!) : this.jwks(client.jwks_url!);
       ({ payload } = await jwtVerify(token, key as never, {
         issuer: iss,
         audience,
-        algorithms: ALGORITHMS,
+        algorithms: keyAlg ? [keyAlg] : ALGORITHMS,
         requiredClaims: ['iss', 'aud', 'exp', 'jti'],
         clockTolerance: CLOCK_TOLERANCE_S,
       }));
     } catch (e) {
-      throw refuse(`The client JWT was refused: ${reason(e)}`);
+      if (e instanceof DomainError) throw e;
+      throw refuse(reason(e));
     }
+    // Only a caller who signed as this client learns what it may call.
+    if ((CDS_SERVICE_IDS as readonly string[]).includes(serviceId) && !client.allowed_services.includes(serviceId))
+      throw refuse(`This CDS client may not call the ${serviceId} service`);
     const now = Math.floor(Date.now() / 1000);
+    // jose checks iat only against a maximum age; a token issued in the future is a wrong clock or a forged lifetime.
+    if (payload.iat !== undefined && payload.iat > now + CLOCK_TOLERANCE_S)
+      throw refuse(`The client JWT was refused: iat is more than ${CLOCK_TOLERANCE_S} s in the future`);
     if (payload.exp! > now + MAX_LIFETIME_S + CLOCK_TOLERANCE_S) throw refuse('The client JWT expires more than 5 minutes from now');
     if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 500) throw refuse('The client JWT needs a jti');
     return {
@@ -112,12 +129,12 @@ export class ClientJwtVerifier {
   }
 
   /** A registered public JWK, imported once: keyed by its content, so an edited key is imported afresh. */
-  private imported(jwk: Record<string, unknown>): Promise<CryptoKey | Uint8Array> {
+  private imported(jwk: Record<string, unknown>, alg: string): Promise<CryptoKey | Uint8Array> {
     const id = JSON.stringify(jwk);
     let key = this.keysByJwk.get(id);
     if (!key) {
       if (this.keysByJwk.size >= MAX_KEYS) this.keysByJwk.clear();
-      key = importJWK(jwk as never, typeof jwk.alg === 'string' ? jwk.alg : undefined);
+      key = importJWK(jwk as never, alg);
       key.catch(() => this.keysByJwk.delete(id));
       this.keysByJwk.set(id, key);
     }
@@ -134,15 +151,17 @@ export class ClientJwtVerifier {
   }
 }
 
+/**
+ * What a failed verification tells the caller. jose checks the signature before any claim, so a claim is
+ * named only to a caller holding a client's key; a wrong key or algorithm reads like an unknown issuer.
+ */
 function reason(e: unknown): string {
   const code = (e as { code?: unknown }).code;
   const claim = (e as { claim?: unknown }).claim;
-  if (code === 'ERR_JWT_EXPIRED') return 'it has expired';
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'aud') return 'aud is not this service URL';
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return `claim ${String(claim)} is invalid or missing`;
-  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'the signature does not match the registered key';
-  if (code === 'ERR_JOSE_ALG_NOT_ALLOWED') return `the algorithm is not one of ${ALGORITHMS.join(', ')}`;
-  if (code === 'ERR_JWKS_NO_MATCHING_KEY') return 'no key in the registered JWKS matches';
-  if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC') return 'the registered JWKS could not be fetched';
-  return 'it could not be verified';
+  if (code === 'ERR_JWT_EXPIRED') return 'The client JWT was refused: it has expired';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'aud') return 'The client JWT was refused: aud is not this service URL';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return `The client JWT was refused: claim ${String(claim)} is invalid or missing`;
+  if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC')
+    return 'The client JWT was refused: the registered JWKS could not be fetched';
+  return NOT_A_CLIENT;
 }

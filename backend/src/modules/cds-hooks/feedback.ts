@@ -1,3 +1,4 @@
+import { parseInstant, PLAUSIBLE_YEARS } from '../../common/dates';
 import { DomainError } from '../../common/errors';
 
 /** One feedback item (CDS Hooks 2.0 §Feedback), checked. */
@@ -41,8 +42,12 @@ export function parseFeedback(body: unknown): FeedbackItem[] {
     if (seen.has(f.card.toLowerCase())) throw bad(`${at}.card`, `${at}.card appears twice`);
     seen.add(f.card.toLowerCase());
     if (f.outcome !== 'accepted' && f.outcome !== 'overridden') throw bad(`${at}.outcome`, `${at}.outcome must be accepted or overridden`);
-    const when = typeof f.outcomeTimestamp === 'string' ? Date.parse(f.outcomeTimestamp) : NaN;
-    if (Number.isNaN(when)) throw bad(`${at}.outcomeTimestamp`, `${at}.outcomeTimestamp must be an ISO date-time`);
+    const when = parseInstant(f.outcomeTimestamp);
+    if (!when)
+      throw bad(
+        `${at}.outcomeTimestamp`,
+        `${at}.outcomeTimestamp must be an RFC 3339 date-time with an offset (such as 2026-11-02T10:15:00Z) in the years ${PLAUSIBLE_YEARS.min}-${PLAUSIBLE_YEARS.max}`,
+      );
     let reason: FeedbackItem['override_reason'] = null;
     let comment: string | null = null;
     if (f.overrideReason !== undefined && f.overrideReason !== null) {
@@ -56,6 +61,6 @@ export function parseFeedback(body: unknown): FeedbackItem[] {
         comment = c;
       }
     }
-    return { card: f.card.toLowerCase(), outcome: f.outcome, override_reason: reason, user_comment: comment, outcome_at: new Date(when) };
+    return { card: f.card.toLowerCase(), outcome: f.outcome, override_reason: reason, user_comment: comment, outcome_at: when };
   });
 }

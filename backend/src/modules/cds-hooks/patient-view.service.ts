@@ -89,7 +89,7 @@ export class PatientViewService {
 
   /**
    * A call of service `serviceId` (checked after the client, so an unregistered caller learns nothing):
-   * the client JWT is verified, the body read, and the cards returned. `audience` is the service URL;
+   * the client JWT is verified, the body read, and the cards returned. `audience` is the service URL at each of the server's own origins;
    * `appUrl` is this app's public base URL: card links open `${appUrl}/clinical-form` with a one-time
    * prefill ticket.
    *
@@ -101,7 +101,7 @@ export class PatientViewService {
   async call(
     authorization: string | undefined,
     serviceId: string,
-    audience: string,
+    audience: string | string[],
     body: unknown,
     appUrl: string,
   ): Promise<CdsHookResponseJson> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, CLINICAL_ROLES, type FhirBundleJson, type FhirResourceJson } from '@cds/contracts';
-import { ContractResponse } from '../../common/contract-response';
+import { ContractBody, ContractResponse } from '../../common/contract-response';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { VersionNumberPipe } from '../rules';
@@ -62,6 +62,7 @@ export class QuestionnaireController {
   }
 
   @ContractResponse('FhirResourceJson', FHIR_JSON)
+  @ContractBody('NextQuestionRequest', ['application/fhir+json', 'application/json'])
   @Post(':id/\\$next-question')
   @HttpCode(200)
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { parseInstant, PLAUSIBLE_YEARS } from '../../common/dates';
 import { FHIR_OPTION_SYSTEM_PATH, FHIR_SYSTEM, NOT_AVAILABLE, type AnswerInput, type AnswerOptionJson } from '@cds/contracts';
 import { DomainError } from '../../common/errors';
 
@@ -44,8 +45,13 @@ export function parseResponse(body: unknown): ParsedResponse {
   const questionnaire = qr.questionnaire.startsWith('#') ? containedSource(qr, qr.questionnaire) : qr.questionnaire;
   let authored: Date | null = null;
   if (qr.authored !== undefined) {
-    authored = typeof qr.authored === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(qr.authored) ? new Date(qr.authored) : null;
-    if (!authored || Number.isNaN(authored.getTime())) throw invalidResource('authored', 'must be a FHIR dateTime with a time');
+    // The reference time of every "within N days" condition: a year 0 or 275760 would decide them all.
+    authored = parseInstant(qr.authored);
+    if (!authored)
+      throw invalidResource(
+        'authored',
+        `must be a FHIR dateTime with a time and a time zone (such as 2026-11-02T10:15:00Z) in the years ${PLAUSIBLE_YEARS.min}-${PLAUSIBLE_YEARS.max}`,
+      );
   }
   if (qr.item !== undefined && !Array.isArray(qr.item)) throw invalidResource('item', 'must be an array');
   if (qr.extension !== undefined && !Array.isArray(qr.extension)) throw invalidResource('extension', 'must be an array');
