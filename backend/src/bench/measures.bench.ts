@@ -4,6 +4,8 @@
  * from its CQL/ELM package, in the same process: per-patient CPU time and agreement with the
  * expected populations. fqm-execution runs in its fastest mode: all of a deck's patients in one call,
  * no HTML, clause results or supplemental data.
+ * Then a generated panel (PANEL_PATIENTS, default 100,000; 0 skips it) stored in a scratch database on
+ * DATABASE_URL's server and evaluated for the three measures (panel-bench.ts).
  * Run: npm run bench:measures (needs ../shared/conformance beside the repository).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { prepareMeasure, type PopulationCode } from '@cds/engine';
 import { SHIPPED_MEASURES } from '../modules/measures/shipped-measures';
+import { runPanelBench } from './panel-bench';
 
 const ECQM = process.env.ECQM_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
 const POPULATIONS: PopulationCode[] = ['initial-population', 'denominator', 'denominator-exclusion', 'numerator'];
@@ -143,6 +146,8 @@ async function main(): Promise<void> {
       `| ${shipped.identifier} | ${cases.length} | ${fmt(own * 1000, 1)} | ${fmt(peer, 1)} | ${fmt(peer / own, 0)} | ${agree}/${cases.length} | ${peerAgree}/${cases.length} (${mode}) |`,
     );
   }
+  const panel = Number(process.env.PANEL_PATIENTS ?? 100_000);
+  if (panel > 0) await runPanelBench(panel, fmt);
 }
 
 main().catch((error: unknown) => {
