@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, Pool } from 'pg';
@@ -149,6 +150,27 @@ describe('the embedded database is reachable only by the account that runs it', 
   // Switching accounts needs root (CI runs as root); the checks above hold for any account.
   (process.getuid?.() === 0 ? it : it.skip)('another local account (nobody) is refused before it can say a word', async () => {
     expect(await probe(postgresTarget(db.url), { uid: 65534, gid: 65534 })).toBe('refused EACCES');
+  });
+
+  it('a socket directory left by a killed process is removed at the next start; a live one is kept', async () => {
+    const dead = mkdtempSync(join(dir, '.pg-socket-'));
+    const socket = join(dead, '.s.PGSQL.5432');
+    const child = spawn(process.execPath, [
+      '-e',
+      "require('node:net').createServer().listen(process.argv[1], () => console.log('up'))",
+      socket,
+    ]);
+    await once(child.stdout, 'data');
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    expect(statSync(socket).isSocket()).toBe(true);
+    const live = dirname((postgresTarget(db.url) as { path: string }).path);
+    const next = await startEmbeddedPostgres(join(dir, 'pg2'));
+    try {
+      expect({ dead: existsSync(dead), live: existsSync(live) }).toEqual({ dead: false, live: true });
+    } finally {
+      await next.close();
+    }
   });
 
   it('closing removes the socket and its directory', async () => {

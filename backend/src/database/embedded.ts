@@ -3,15 +3,18 @@ import {
   closeSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -38,6 +41,7 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, poolSiz
   const { PGLiteSocketServer } = await importEsm<typeof import('@electric-sql/pglite-socket')>('@electric-sql/pglite-socket');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const socketDir = privateSocketDir(dataDir);
+  await removeDeadSocketDirs(dirname(socketDir), socketDir);
   const socketPath = join(socketDir, SOCKET_FILE);
   let db: Awaited<ReturnType<typeof PGlite.create>> | undefined;
   try {
@@ -81,9 +85,44 @@ const MAX_SOCKET_PATH = 107;
 function privateSocketDir(dataDir: string | undefined): string {
   const suffix = `/.pg-socket-XXXXXX/${SOCKET_FILE}`.length;
   const parent = dataDir && dirname(dataDir).length + suffix <= MAX_SOCKET_PATH ? dirname(dataDir) : tmpdir();
-  const dir = mkdtempSync(join(parent, '.pg-socket-'));
+  const dir = mkdtempSync(join(parent, SOCKET_DIR_PREFIX));
   chmodSync(dir, 0o700);
   return dir;
+}
+
+const SOCKET_DIR_PREFIX = '.pg-socket-';
+
+/**
+ * Socket directories left by a process that did not close its database (kill -9, the TypeORM CLI)
+ * are removed: ours, with a socket that refuses connections. One without a socket yet (a process
+ * still opening PGlite) or that answers (another process's, or `npm run cli` beside `npm start`) is kept.
+ */
+async function removeDeadSocketDirs(parent: string, own: string): Promise<void> {
+  const dirs = readdirSync(parent, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name.startsWith(SOCKET_DIR_PREFIX))
+    .map((e) => join(parent, e.name))
+    .filter((dir) => dir !== own && ownedByUs(dir));
+  await Promise.all(
+    dirs.map(async (dir) => {
+      const refused = await new Promise<boolean>((resolve) => {
+        const s = connect(join(dir, SOCKET_FILE));
+        s.once('connect', () => {
+          s.destroy();
+          resolve(false);
+        });
+        s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+      });
+      if (refused) rmSync(dir, { recursive: true, force: true });
+    }),
+  );
+}
+
+function ownedByUs(path: string): boolean {
+  try {
+    return lstatSync(path).uid === process.getuid?.();
+  } catch {
+    return false;
+  }
 }
 
 export const LOCK_FILE = 'cds.lock';
