@@ -116,4 +116,35 @@ describe('a database that hangs', () => {
     }
     await recovers();
   });
+
+  // Last: a second app in this process takes over passport's strategy registry.
+  it('an API process starting while another migrates for longer than the statement timeout waits for it, then starts', async () => {
+    const migrating = new Client({ connectionString: url });
+    migrating.on('error', () => undefined);
+    await migrating.connect();
+    let second: Runtime | undefined;
+    try {
+      await migrating.query('SELECT pg_advisory_lock(7261002)');
+      const starting = startRuntime(
+        loadConfig({
+          NODE_ENV: 'test',
+          DATA_DIR: dataDir,
+          PORT: '0',
+          JWT_SECRET: randomBytes(32).toString('hex'),
+          DATABASE_URL: url,
+          DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+          LOG_LEVEL: 'silent',
+        }),
+        { listen: false },
+      );
+      // The other process "migrates" for twice the statement timeout.
+      await new Promise((r) => setTimeout(r, 2 * STATEMENT_TIMEOUT_MS));
+      await migrating.query('SELECT pg_advisory_unlock(7261002)');
+      second = await starting;
+      expect(second.app.get(DataSource).isInitialized).toBe(true);
+    } finally {
+      await second?.close();
+      await migrating.end();
+    }
+  });
 });
