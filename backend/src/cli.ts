@@ -17,7 +17,7 @@ async function main(argv: string[]) {
   }
   const config = loadConfig();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(embeddedDataDir(config.dataDir));
-  const ds = createDataSource(config.databaseUrl ?? embedded!.url);
+  const ds = createDataSource(config.databaseUrl ?? embedded!.url, config.databaseTimeouts);
   await ds.initialize();
   try {
     await ds.runMigrations({ transaction: 'each' });

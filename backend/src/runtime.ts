@@ -63,16 +63,20 @@ export async function startRuntime(config: AppConfig, opts: RuntimeOptions = {})
 }
 
 const MIGRATION_LOCK = 7261002;
+const MIGRATION_LOCK_POLL_MS = 100;
 
 /**
  * Several API processes (API_PROCESSES, replicas) start at once on one database: the first
- * migrates while the others wait on an advisory lock, then find nothing pending.
+ * migrates while the others wait on an advisory lock, then find nothing pending. They poll for it:
+ * a wait inside one statement would be cancelled by the statement timeout while the first migrates.
  */
 async function runMigrationsOnce(db: DataSource): Promise<void> {
   const runner = db.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    while (!(await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK]))[0].locked) {
+      await new Promise((r) => setTimeout(r, MIGRATION_LOCK_POLL_MS));
+    }
     try {
       await db.runMigrations({ transaction: 'each' });
     } finally {

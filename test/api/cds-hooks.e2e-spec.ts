@@ -11,9 +11,12 @@ import {
   adaCoreRules,
   cond,
   createFromTemplate,
+  createParameter,
   createPublishedRuleSet,
+  createRuleSet,
   expectStatus,
   seedTemplates,
+  uniqueName,
   type ParameterJson,
 } from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
@@ -918,23 +921,96 @@ describe('client JWT (CDS Hooks security)', () => {
 describe("a process's copy of clients and published versions is checked on every call", () => {
   const cardsOf = (res: Awaited<ReturnType<typeof call>>) => expectCardsResponse(expectStatus(res, 200, 'patient-view').body);
 
-  it('every committed change to clients, rule sets, versions or parameters moves the generation, once per transaction; a rolled-back one does not', async () => {
-    const generation = async () => BigInt((await t.db.query(`SELECT generation::text AS g FROM cds_hook_generation`))[0].g);
+  const generation = async () => BigInt((await t.db.query(`SELECT generation::text AS g FROM cds_hook_generation`))[0].g);
+
+  it('a change a hook call reads moves the generation, once per transaction; a rolled-back one does not', async () => {
     const start = await generation();
+    const code = p.hba1c.loinc_code;
+    // A published parameter's LOINC code (kept on the parameter, not in the version): changed and put back.
     await t.db.transaction(async (m) => {
-      await m.query(`UPDATE parameters SET updated_at = updated_at WHERE id = ANY($1::uuid[])`, [Object.values(p).map((x) => x.id)]);
-      await m.query(`UPDATE rule_sets SET updated_at = updated_at WHERE id = $1`, [adultCareSetId]);
+      await m.query(`UPDATE parameters SET loinc_code = '17856-6' WHERE id = $1`, [p.hba1c.id]);
+      await m.query(`UPDATE parameters SET loinc_code = $2 WHERE id = $1`, [p.hba1c.id, code]);
     });
     expect(await generation()).toBe(start + 1n);
-    await t.db.query(`UPDATE cds_clients SET updated_at = updated_at WHERE issuer = $1`, [ehr.issuer]);
+    await t.db.transaction(async (m) => {
+      await m.query(`UPDATE cds_clients SET allowed_fhir_servers = allowed_fhir_servers || '{https://x.example.org}' WHERE issuer = $1`, [
+        ehr.issuer,
+      ]);
+      await m.query(
+        `UPDATE cds_clients SET allowed_fhir_servers = array_remove(allowed_fhir_servers, 'https://x.example.org') WHERE issuer = $1`,
+        [ehr.issuer],
+      );
+    });
     expect(await generation()).toBe(start + 2n);
     await expect(
       t.db.transaction(async (m) => {
-        await m.query(`UPDATE rule_sets SET updated_at = updated_at WHERE id = $1`, [adultCareSetId]);
+        await m.query(`UPDATE rule_sets SET is_active = false WHERE id = $1`, [adultCareSetId]);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     expect(await generation()).toBe(start + 2n);
+  });
+
+  it('a change no hook call reads leaves the generation: a parameter no published version uses, a draft, wording, units, a name', async () => {
+    const unused = await createParameter(t, admin, { loinc_code: '2345-7', units: 'mg/dL' });
+    const draft = await createRuleSet(t, admin, { name: uniqueName('Draft') });
+    const start = await generation();
+    await t.db.transaction(async (m) => {
+      await m.query(`UPDATE parameters SET loinc_code = '2339-0', display_name = 'Glucose (random)' WHERE id = $1`, [unused.id]);
+      // Units and wording of a published parameter: a call reads them from the published version, frozen.
+      await m.query(`UPDATE parameters SET units = 'mmol/mol', question_override = 'What was the last HbA1c?' WHERE id = $1`, [p.hba1c.id]);
+      await m.query(`UPDATE parameters SET units = $2, question_override = NULL WHERE id = $1`, [p.hba1c.id, p.hba1c.units]);
+      await m.query(`UPDATE rule_sets SET name = name || ' (renamed)', is_active = false WHERE id = $1`, [draft.id]);
+      await m.query(`UPDATE rule_sets SET description = 'Reviewed', updated_at = now() WHERE id = $1`, [adultCareSetId]);
+      await m.query(`UPDATE cds_clients SET name = name || ' (renamed)', updated_at = now() WHERE issuer = $1`, [ehr.issuer]);
+    });
+    expectStatus(await t.http().delete(`/api/parameters/${unused.id}`).set(admin.auth).send({ change_reason: 'Unused' }), 200, 'delete');
+    expect(await generation()).toBe(start);
+  });
+
+  it('administrators editing parameters no published rule uses, a draft rule set and wording, beside 60 hook calls: every call answers at once, none evaluates again', async () => {
+    const unused = await Promise.all([1, 2, 3].map(() => createParameter(t, admin, { loinc_code: '2345-7', units: 'mg/dL' })));
+    const draft = await createRuleSet(t, admin, { name: uniqueName('Draft') });
+    const write = (n: number) =>
+      n % 4 === 3
+        ? t
+            .http()
+            .put(`/api/rule-sets/${draft.id}`)
+            .set(admin.auth)
+            .send({ name: `Draft ${n}` })
+        : t
+            .http()
+            .put(`/api/parameters/${unused[n % 3].id}`)
+            .set(admin.auth)
+            .send(
+              n % 4 === 0
+                ? { loinc_code: n % 8 ? '2345-7' : '2339-0', change_reason: 'Churn' }
+                : n % 4 === 1
+                  ? { question_override: `What was the glucose, ${n}?`, change_reason: 'Churn' }
+                  : { display_name: `Glucose ${n}`, change_reason: 'Churn' },
+            );
+    const prefetch = await prefetchFor(patients['a1c-diabetes']);
+    const refreshed = jest.spyOn(t.runtime.app.get(HookSnapshots), 'refreshed');
+    const start = await generation();
+    const calls: number[] = [];
+    const writes: number[] = [];
+    try {
+      // Rounds of four calls and four writes at once.
+      for (let round = 0; round < 15; round++) {
+        const [c, w] = await Promise.all([
+          Promise.all([0, 1, 2, 3].map(async () => (await call(hookRequest(patients['a1c-diabetes'], { prefetch }))).status)),
+          Promise.all([0, 1, 2, 3].map(async (i) => (await write(round * 4 + i)).status)),
+        ]);
+        calls.push(...c);
+        writes.push(...w);
+      }
+      expect({ calls: calls.filter((s) => s !== 200), writes: writes.filter((s) => s !== 200) }).toEqual({ calls: [], writes: [] });
+      expect(calls).toHaveLength(60);
+      expect(refreshed).not.toHaveBeenCalled();
+      expect(await generation()).toBe(start);
+    } finally {
+      refreshed.mockRestore();
+    }
   });
 
   it('a rule set deactivated in another process after this one read its copy: the very next call has no card from it', async () => {

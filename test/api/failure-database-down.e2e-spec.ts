@@ -9,7 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/
 import { startRuntime, type Runtime } from '../../backend/src/runtime';
 import { createTestDatabase, type TestApp } from '../support/app';
 import { createCast, PASSWORD, uniqueEmail } from '../support/factories';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { postgresTarget, postgresUrlVia, startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 // Issue 10, item 5: while PostgreSQL is unreachable every request gets 503 service_unavailable with
 // Retry-After (never 500), and /api/polish-question still answers with the built-in wording.
@@ -32,11 +32,7 @@ beforeAll(async () => {
     embedded = await startEmbeddedPostgres(undefined);
     url = embedded.url;
   }
-  const target = new URL(url);
-  proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  const viaProxy = new URL(target.toString());
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(proxy.port);
+  proxy = await startTcpProxy(postgresTarget(url));
   dataDir = mkdtempSync(join(tmpdir(), 'cds-dbdown-'));
   runtime = await startRuntime(
     loadConfig({
@@ -44,7 +40,7 @@ beforeAll(async () => {
       DATA_DIR: dataDir,
       PORT: '0',
       JWT_SECRET: randomBytes(32).toString('hex'),
-      DATABASE_URL: viaProxy.toString(),
+      DATABASE_URL: postgresUrlVia(url, proxy.port),
       LOG_LEVEL: 'silent',
       AUTH_RATE_LIMIT_PER_IP: '100000',
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',

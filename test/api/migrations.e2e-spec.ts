@@ -1,5 +1,6 @@
 import { createDataSource } from '../../backend/src/database/data-source';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/database/embedded';
+import { CdsHookGenerationWhatCallsRead1796150000000 } from '../../backend/src/database/migrations/1796150000000-CdsHookGenerationWhatCallsRead';
 import { createTestDatabase } from '../support/app';
 
 const tables = async (ds: ReturnType<typeof createDataSource>) =>
@@ -63,5 +64,32 @@ describe('migrations', () => {
   it('the entities match the migrated schema (no pending schema change)', async () => {
     const sql = await ds.driver.createSchemaBuilder().log();
     expect(sql.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('CdsHookGenerationWhatCallsRead: down() has every change move the hook generation again, up() only what a hook call reads', async () => {
+    const generation = async () => BigInt((await ds.query(`SELECT generation::text AS g FROM cds_hook_generation`))[0].g);
+    const rename = (name: string) => ds.query(`UPDATE cds_clients SET name = $1`, [name]);
+    await ds.query(
+      `INSERT INTO cds_clients (issuer, name, jwks_url, allowed_services, is_active)
+       VALUES ('https://retired.example.org', 'Retired EHR', 'https://retired.example.org/jwks', '{patient-view}', false)`,
+    );
+    const migration = new CdsHookGenerationWhatCallsRead1796150000000();
+    const runner = ds.createQueryRunner();
+    try {
+      const start = await generation();
+      // An inactive client's name: nothing a hook call reads.
+      await rename('Retired EHR (old)');
+      expect(await generation()).toBe(start);
+      await migration.down(runner);
+      await rename('Retired EHR (older)');
+      expect(await generation()).toBe(start + 1n);
+      await migration.up(runner);
+      await rename('Retired EHR (oldest)');
+      expect(await generation()).toBe(start + 1n);
+      await ds.query(`UPDATE cds_clients SET is_active = true`);
+      expect(await generation()).toBe(start + 2n);
+    } finally {
+      await runner.release();
+    }
   });
 });

@@ -77,10 +77,13 @@ const CONNECTION_ERRNOS = new Set([
   'EAI_AGAIN',
   'EPIPE',
 ]);
-// SQLSTATE class 08 (connection exception), admin/crash shutdown, cannot connect now, too many connections.
-const UNAVAILABLE_SQLSTATES = /^(08...|57P01|57P02|57P03|53300)$/;
+// SQLSTATE class 08 (connection exception), admin/crash shutdown, cannot connect now, too many connections,
+// and a statement cancelled by statement_timeout (57014) or lock_timeout (55P03): the database is too
+// busy or blocked right now, which the request did not cause.
+const UNAVAILABLE_SQLSTATES = /^(08...|57P01|57P02|57P03|53300|57014|55P03)$/;
+// The last one is the driver's own deadline (query_timeout) on a server that stopped answering.
 const CONNECTION_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Connection ended unexpectedly|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
+  /Query read timeout|Connection terminated|timeout exceeded when trying to connect|Connection ended unexpectedly|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
 
 /**
  * True when an error means the database could not be reached, not that the request was

@@ -172,6 +172,25 @@ export class EnvironmentVariables {
   })
   TRUST_PROXY?: string;
 
+  /**
+   * Longest one SQL statement may run (PostgreSQL's statement_timeout, and the driver's own deadline a
+   * little later, for a server that stopped answering altogether).
+   */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'DATABASE_STATEMENT_TIMEOUT_MS must be an integer' })
+  @Min(100, { message: 'DATABASE_STATEMENT_TIMEOUT_MS must be at least 100' })
+  @Max(600_000, { message: 'DATABASE_STATEMENT_TIMEOUT_MS must be at most 600000' })
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  /** Longest a request waits for a pooled connection (or for a new one to open). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'DATABASE_ACQUIRE_TIMEOUT_MS must be an integer' })
+  @Min(100, { message: 'DATABASE_ACQUIRE_TIMEOUT_MS must be at least 100' })
+  @Max(120_000, { message: 'DATABASE_ACQUIRE_TIMEOUT_MS must be at most 120000' })
+  DATABASE_ACQUIRE_TIMEOUT_MS?: number;
+
   /** How often the worker re-queues parameters whose question is missing or out of date (0 turns it off). */
   @Transform(toInt)
   @IsOptional()
@@ -184,6 +203,14 @@ export class EnvironmentVariables {
 
 export type DatabaseMode = 'embedded' | 'external';
 
+export interface DatabaseTimeouts {
+  statementMs: number;
+  acquireMs: number;
+}
+
+/** A clinic's defaults: no screen waits longer than this on one statement, nor on a free connection. */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 15_000, acquireMs: 5_000 };
+
 /** The resolved configuration the application runs with. */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -192,6 +219,8 @@ export interface AppConfig {
   databaseMode: DatabaseMode;
   /** Set for external mode; filled in at start-up for embedded mode. */
   databaseUrl?: string;
+  /** Deadlines on every database connection: a hung database costs a request a 503, not a hang. */
+  databaseTimeouts: DatabaseTimeouts;
   redisUrl?: string;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -260,6 +289,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     databaseMode: vars.DATABASE_URL ? 'external' : 'embedded',
     databaseUrl: vars.DATABASE_URL,
+    databaseTimeouts: {
+      statementMs: vars.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULT_DATABASE_TIMEOUTS.statementMs,
+      acquireMs: vars.DATABASE_ACQUIRE_TIMEOUT_MS ?? DEFAULT_DATABASE_TIMEOUTS.acquireMs,
+    },
     redisUrl: vars.REDIS_URL,
     jwtSecret: vars.JWT_SECRET ?? persistentSecret(dataDir),
     accessTokenTtlSeconds: 3600,

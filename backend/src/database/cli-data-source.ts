@@ -7,7 +7,7 @@ import { embeddedDataDir, startEmbeddedPostgres } from './embedded';
 async function cliDataSource(): Promise<DataSource> {
   const config = loadConfig();
   const url = config.databaseUrl ?? (await startEmbeddedPostgres(embeddedDataDir(config.dataDir))).url;
-  return createDataSource(url);
+  return createDataSource(url, config.databaseTimeouts);
 }
 
 export default cliDataSource();

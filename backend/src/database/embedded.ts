@@ -1,5 +1,22 @@
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -13,24 +30,99 @@ const importEsm = new Function('specifier', 'return import(specifier)') as <T>(s
  * Starts PostgreSQL compiled to WebAssembly (PGlite) behind a local socket so the
  * ordinary `pg` driver and TypeORM talk to it exactly as to a real server.
  * `dataDir` undefined keeps everything in memory (tests).
+ *
+ * PGlite has no authentication: whoever reaches its socket is the superuser. So it listens on a
+ * Unix socket, never on TCP, in a fresh directory only this account can enter (0700, next to the
+ * data directory, else in the temp directory), and the socket itself is 0600: another local account
+ * cannot connect, and no port is open.
  */
 export async function startEmbeddedPostgres(dataDir: string | undefined, poolSize = 10): Promise<EmbeddedDatabase> {
   const { PGlite } = await importEsm<typeof import('@electric-sql/pglite')>('@electric-sql/pglite');
   const { PGLiteSocketServer } = await importEsm<typeof import('@electric-sql/pglite-socket')>('@electric-sql/pglite-socket');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
-  // Every pooled connection needs a slot, or the pool dies with "Connection terminated unexpectedly".
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: poolSize + 2 });
-  keepExtendedQueriesTogether(server, db);
-  await server.start();
-  const conn = server.getServerConn();
-  return {
-    url: `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`,
-    async close() {
-      await server.stop();
-      await db.close();
-    },
-  };
+  const socketDir = privateSocketDir(dataDir);
+  await removeDeadSocketDirs(dirname(socketDir), socketDir);
+  const socketPath = join(socketDir, SOCKET_FILE);
+  let db: Awaited<ReturnType<typeof PGlite.create>> | undefined;
+  try {
+    db = await PGlite.create(dataDir ? { dataDir } : {});
+    // Every pooled connection needs a slot, or the pool dies with "Connection terminated unexpectedly".
+    const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: poolSize + 2 });
+    keepExtendedQueriesTogether(server, db);
+    await server.start();
+    chmodSync(socketPath, 0o600);
+    const opened = db;
+    return {
+      // libpq's convention, which pg follows: the host parameter (it wins over the URL's host) is the
+      // socket's directory, and the socket is .s.PGSQL.<port> in it.
+      url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`,
+      async close() {
+        try {
+          await server.stop();
+          await opened.close();
+        } finally {
+          rmSync(socketDir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (e) {
+    await db?.close().catch(() => undefined);
+    rmSync(socketDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** pg connects to `${host}/.s.PGSQL.${port}`, the port defaulting to 5432. */
+const SOCKET_FILE = '.s.PGSQL.5432';
+// sun_path holds 108 bytes with its terminating NUL.
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * A new directory that only this account can enter (mkdtemp creates it 0700 and never reuses a name):
+ * beside the data directory (so inside DATA_DIR), or in the temp directory when that path would be too
+ * long for a socket or there is no data directory.
+ */
+function privateSocketDir(dataDir: string | undefined): string {
+  const suffix = `/.pg-socket-XXXXXX/${SOCKET_FILE}`.length;
+  const parent = dataDir && dirname(dataDir).length + suffix <= MAX_SOCKET_PATH ? dirname(dataDir) : tmpdir();
+  const dir = mkdtempSync(join(parent, SOCKET_DIR_PREFIX));
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+const SOCKET_DIR_PREFIX = '.pg-socket-';
+
+/**
+ * Socket directories left by a process that did not close its database (kill -9, the TypeORM CLI)
+ * are removed: ours, with a socket that refuses connections. One without a socket yet (a process
+ * still opening PGlite) or that answers (another process's, or `npm run cli` beside `npm start`) is kept.
+ */
+async function removeDeadSocketDirs(parent: string, own: string): Promise<void> {
+  const dirs = readdirSync(parent, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name.startsWith(SOCKET_DIR_PREFIX))
+    .map((e) => join(parent, e.name))
+    .filter((dir) => dir !== own && ownedByUs(dir));
+  await Promise.all(
+    dirs.map(async (dir) => {
+      const refused = await new Promise<boolean>((resolve) => {
+        const s = connect(join(dir, SOCKET_FILE));
+        s.once('connect', () => {
+          s.destroy();
+          resolve(false);
+        });
+        s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+      });
+      if (refused) rmSync(dir, { recursive: true, force: true });
+    }),
+  );
+}
+
+function ownedByUs(path: string): boolean {
+  try {
+    return lstatSync(path).uid === process.getuid?.();
+  } catch {
+    return false;
+  }
 }
 
 export const LOCK_FILE = 'cds.lock';

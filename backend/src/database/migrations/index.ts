@@ -13,6 +13,7 @@ import { ImpactPreviewChanges1795960000000 } from './1795960000000-ImpactPreview
 import { CdsHookGeneration1796000000000 } from './1796000000000-CdsHookGeneration';
 import { ContentPacks1796100000000 } from './1796100000000-ContentPacks';
 import { FhirResources1796300000000 } from './1796300000000-FhirResources';
+import { CdsHookGenerationWhatCallsRead1796150000000 } from './1796150000000-CdsHookGenerationWhatCallsRead';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   ImpactPreviewChanges1795960000000,
   CdsHookGeneration1796000000000,
   ContentPacks1796100000000,
+  CdsHookGenerationWhatCallsRead1796150000000,
   FhirResources1796300000000,
 ];
