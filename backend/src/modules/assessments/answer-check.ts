@@ -9,7 +9,7 @@ import {
   type RangeValue,
   type UnitConversionJson,
 } from '@cds/contracts';
-import { toDay, typeClassOf, type EngineParameter } from '@cds/engine';
+import { canonicalUnit, readConversion, toDay, toParameterUnit, typeClassOf, type EngineParameter } from '@cds/engine';
 import { sameJson } from '../../common/api-helpers';
 
 /**
@@ -61,15 +61,7 @@ export function numericLimits(parameter: EngineParameter): Limits {
     min: finite(rules.min) ? rules.min : null,
     max: finite(rules.max) ? rules.max : null,
     decimals: Number.isInteger(decimals) && (decimals as number) >= 0 ? (decimals as number) : null,
-    units: accepted.filter(
-      (u): u is Conversion =>
-        typeof u === 'object' &&
-        u !== null &&
-        typeof u.code === 'string' &&
-        finite(u.factor) &&
-        u.factor !== 0 &&
-        (u.offset === undefined || finite(u.offset)),
-    ),
+    units: accepted.filter((u): u is Conversion => readConversion(u) !== null),
   };
 }
 
@@ -100,10 +92,8 @@ export function decimalPlaces(n: number): number {
   return Math.max(0, fraction - Number(exponent ?? 0));
 }
 
-/** Conversion without float noise: 7 × 18 is 126, not 125.99999999999999. */
-function convert(n: number, c: Conversion): number {
-  return Number((n * c.factor + (c.offset ?? 0)).toPrecision(12));
-}
+/** One conversion everywhere (hooks, typed answers, impact preview): guideline equivalents included, no float noise. */
+const convert = (n: number, c: Conversion): number => toParameterUnit(n, c);
 
 /** A number as people read it: no float noise, no trailing zeros. */
 export function formatNumber(n: number): string {
@@ -193,6 +183,8 @@ export function checkAnswer(
   const numeric = isNumericParameter(parameter);
   const limits = numericLimits(parameter);
   let conversion: Conversion | null = null;
+  // An EHR or a clinician may spell the unit as people do (mmHg, mg/dl): read as its UCUM code.
+  if (unit !== undefined && unit !== null) unit = canonicalUnit(unit, [...(own ? [own] : []), ...limits.units.map((u) => u.code)]);
   if (unit !== undefined && unit !== null && unit !== own) {
     conversion = (numeric && limits.units.find((u) => u.code === unit)) || null;
     if (!conversion) {
