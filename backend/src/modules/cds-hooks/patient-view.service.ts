@@ -199,8 +199,10 @@ export class PatientViewService {
     // One fetch per search key, however many parameters read it.
     const searches = new Map<string, Measured[]>();
     for (const m of measured) searches.set(observationKey(m.loinc), [...(searches.get(observationKey(m.loinc)) ?? []), m]);
-    await Promise.all(
+    // Each search's notes are kept in its own slot, so the info card lists them in one order whatever answers first.
+    const notes = await Promise.all(
       [...searches].map(async ([key, group]) => {
+        const out = { setAside: [] as string[], future: [] as string[] };
         const fromServer = !(key in req.prefetch);
         let resources: Json[];
         try {
@@ -216,21 +218,26 @@ export class PatientViewService {
           if (!failed) throw e;
           fetches.failed.push(failed);
           const names = group.map((m) => m.parameter.display_name || m.parameter.name).join(', ');
-          setAside.push(`${names} not read: ${failed.message}`);
+          out.setAside.push(`${names} not read: ${failed.message}`);
           for (const m of group) missing.set(m.parameter.id, { reason: 'set_aside', text: failed.message });
-          return;
+          return out;
         }
         for (const m of group) {
           const { outcome, future: later } = readParameter(resources, m.parameter, m.loinc, now);
-          future.push(...later);
+          out.future.push(...later);
           if ('value' in outcome) observed.set(m.parameter.id, outcome);
           else {
             missing.set(m.parameter.id, outcome);
-            if (outcome.reason === 'set_aside') setAside.push(outcome.text!);
+            if (outcome.reason === 'set_aside') out.setAside.push(outcome.text!);
           }
         }
+        return out;
       }),
     );
+    for (const n of notes) {
+      setAside.push(...n.setAside);
+      future.push(...n.future);
+    }
     setAside.push(...implausiblePressures(measured, observed, missing));
     const fromPatient = new Map<string, string | number | boolean>();
     const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
