@@ -38,6 +38,7 @@ const FHIR_TOKEN = `fhir-${randomUUID()}`;
 
 let t: TestApp;
 let admin: TestUser;
+let pcp: TestUser;
 let fhir: FhirServer;
 let flaky: { url: string; close(): Promise<void> };
 let ehr: CdsClientKeys;
@@ -168,7 +169,7 @@ let p: Record<string, ParameterJson>;
 beforeAll(async () => {
   expect(Number(process.version.slice(1).split('.')[0])).toBeGreaterThanOrEqual(22);
   t = await startTestApp();
-  ({ admin } = await createCast(t));
+  ({ admin, pcp } = await createCast(t));
   serviceUrl = `${t.url}/api/cds-services/patient-view`;
   const seeded = await seedTemplates(t, admin);
   const suffix = randomUUID().slice(0, 6);
@@ -409,6 +410,99 @@ describe('prefetch asks for a bounded, sorted history; the FHIR server is asked 
       }),
     );
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 412, code: 'fhir_data_unavailable' });
+  });
+});
+
+describe('typed answers are read by the same rules', () => {
+  /** Answers the clinical form's questions from `given` (by parameter id; anything else Not available) until one is refused. */
+  async function answerUntilRefused(given: Record<string, { value: unknown; unit?: string }>) {
+    let a = expectStatus(await t.http().post('/api/assessments').set(pcp.auth).send({ mode: 'clinical' }), 201, 'start').body;
+    for (let guard = 0; !a.is_completed && guard < 30; guard++) {
+      const id: string = a.current_parameter_id;
+      const answer = given[id] ?? { value: 'unknown' };
+      const res = await t
+        .http()
+        .post(`/api/assessments/${a.id}/answers`)
+        .set(pcp.auth)
+        .send({ parameter_id: id, ...answer, step: a.step });
+      if (res.status !== 200) return res;
+      a = res.body;
+    }
+    return { status: 200, body: a };
+  }
+
+  it('SBP 90 and DBP 150 typed in one assessment: the second is refused 422 naming both', async () => {
+    const res = await answerUntilRefused({
+      [p.blood_pressure_systolic.id]: { value: 90 },
+      [p.blood_pressure_diastolic.id]: { value: 150 },
+    });
+    expect({ status: res.status, code: res.body.code, statusCode: res.body.statusCode }).toEqual({
+      status: 422,
+      code: 'out_of_range',
+      statusCode: 422,
+    });
+    expect(res.body.message).toMatch(/Diastolic Blood Pressure \(150 mmHg\) must be below Systolic Blood Pressure \(90 mmHg\)/);
+    expect(res.body.details).toEqual([{ field: 'value', message: res.body.message }]);
+  });
+
+  it('SBP typed with the unit "mmHg" and UACR 3.0 typed in mg/mmol (30 mg/g, KDIGO A2) are accepted and read as the hook reads them', async () => {
+    const res = await answerUntilRefused({
+      [p.blood_pressure_systolic.id]: { value: 186, unit: 'mmHg' },
+      [p.microalbumin.id]: { value: 3.0, unit: 'mg/mmol' },
+    });
+    expect(res.status).toBe(200);
+    const names = (res.body.findings as { rule_name: string }[]).map((f) => f.rule_name);
+    expect(names).toEqual(expect.arrayContaining(['Hypertensive crisis', 'Albuminuria A2']));
+  });
+});
+
+describe('a unit conversion with guideline equivalents is validated', () => {
+  it.each([
+    [
+      'decreasing',
+      [
+        [7.0, 126],
+        [5.6, 100],
+      ],
+    ],
+    ['not pairs', [[5.6]]],
+    ['not finite', [[5.6, 'a hundred']]],
+    ['empty', []],
+  ])('equivalents %s: 400 validation_failed, nothing created', async (_what, equivalents) => {
+    const res = await t
+      .http()
+      .post('/api/parameters')
+      .set(admin.auth)
+      .send({
+        name: `glucose_${randomUUID().slice(0, 8)}`,
+        display_name: 'Glucose',
+        data_type: 'lab_range',
+        category: 'labs',
+        units: 'mg/dL',
+        validation_rules: { min: 20, max: 800, units_accepted: [{ code: 'mmol/L', factor: 18, equivalents }] },
+      });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+    expect(JSON.stringify(res.body.details)).toContain('units_accepted[0]');
+  });
+
+  it('the seeded templates carry the ADA and KDIGO pairs', async () => {
+    const seeded = await seedTemplates(t, admin);
+    const pairs = (name: string) => (seeded[name].validation_rules.units_accepted as { equivalents?: unknown }[])[0].equivalents;
+    expect(pairs('hba1c')).toEqual([
+      [39, 5.7],
+      [48, 6.5],
+      [53, 7.0],
+    ]);
+    expect(pairs('fasting_glucose')).toEqual(
+      expect.arrayContaining([
+        [5.6, 100],
+        [7.0, 126],
+      ]),
+    );
+    expect(pairs('microalbumin')).toEqual([
+      [3, 30],
+      [30, 300],
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type RangeValue,
   type UnitConversionJson,
 } from '@cds/contracts';
-import { canonicalUnit, readConversion, toDay, toParameterUnit, typeClassOf, type EngineParameter } from '@cds/engine';
+import { canonicalUnit, readConversion, readInterval, toDay, toParameterUnit, typeClassOf, type EngineParameter } from '@cds/engine';
 import { sameJson } from '../../common/api-helpers';
 
 /**
@@ -281,4 +281,23 @@ export function withNotAvailable(options: Offered): AnswerOptionJson[] {
   return list.some((o) => o.value === NOT_AVAILABLE)
     ? list.map((o) => (o.value === NOT_AVAILABLE ? { ...o, label: NOT_AVAILABLE_LABEL } : o))
     : [...list, { label: NOT_AVAILABLE_LABEL, value: NOT_AVAILABLE }];
+}
+
+/** LOINC codes of the two blood pressures, which must be read against each other. */
+export const SYSTOLIC_LOINC = '8480-6';
+export const DIASTOLIC_LOINC = '8462-4';
+
+/**
+ * A diastolic pressure at or above the systolic cannot be measured: it is a slip (swapped fields, a
+ * digit too many) that would fire a crisis card. The refusal names both values; null when they agree
+ * or either is not a number or band (a band is refused only when no value in it could agree).
+ */
+export function pressureConflict(
+  systolic: { name: string; value: unknown; label: string },
+  diastolic: { name: string; value: unknown; label: string },
+): string | null {
+  const s = readInterval(systolic.value);
+  const d = readInterval(diastolic.value);
+  if (!s || !d || d.lo < s.hi) return null;
+  return `${diastolic.name} (${diastolic.label}) must be below ${systolic.name} (${systolic.label}); check both values`;
 }

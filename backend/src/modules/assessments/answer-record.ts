@@ -2,7 +2,7 @@ import type { AnswerDetailJson, QuestionJson } from '@cds/contracts';
 import { decimalsFor, type EngineParameter, type EngineQuestion } from '@cds/engine';
 import { DomainError, validationFailed } from '../../common/errors';
 import { sameJson } from '../../common/api-helpers';
-import { checkAnswer, isRefusal, withNotAvailable, type Offered } from './answer-check';
+import { checkAnswer, DIASTOLIC_LOINC, isRefusal, pressureConflict, SYSTOLIC_LOINC, withNotAvailable, type Offered } from './answer-check';
 import type { AnswerDto } from './assessments.dto';
 
 /** Shared by the clinical assessment and the chat: an answer is checked, then recorded as entered. */
@@ -75,4 +75,30 @@ export function notAsked(known: boolean, asked: string): DomainError {
         : `No parameter with this id is used here; the current question is about ${asked}`,
     },
   ]);
+}
+
+/**
+ * Checks the new answer against the answers already given that it must agree with (systolic above
+ * diastolic, found by LOINC code): refused 422 `out_of_range` naming both, before anything is written.
+ */
+export async function checkAgainstAnswers(
+  detail: AnswerDetailJson,
+  given: readonly AnswerDetailJson[],
+  loincCodes: (ids: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<void> {
+  const numeric = (d: AnswerDetailJson) => typeof d.value === 'number' || (typeof d.value === 'object' && d.value !== null);
+  if (!numeric(detail)) return;
+  const others = given.filter((d) => d.parameter_id !== detail.parameter_id && numeric(d));
+  if (!others.length) return;
+  const codes = await loincCodes([detail.parameter_id, ...others.map((d) => d.parameter_id)]);
+  const code = codes.get(detail.parameter_id);
+  if (code !== SYSTOLIC_LOINC && code !== DIASTOLIC_LOINC) return;
+  const counterpart = code === SYSTOLIC_LOINC ? DIASTOLIC_LOINC : SYSTOLIC_LOINC;
+  // The latest answer to the counterpart stands (a band may have been followed by its exact value).
+  const other = [...others].reverse().find((d) => codes.get(d.parameter_id) === counterpart);
+  if (!other) return;
+  const side = (d: AnswerDetailJson) => ({ name: d.display_name, value: d.value, label: d.label });
+  const [s, d] = code === SYSTOLIC_LOINC ? [detail, other] : [other, detail];
+  const message = pressureConflict(side(s), side(d));
+  if (message) throw new DomainError('out_of_range', message, [{ field: 'value', message }]);
 }
