@@ -445,6 +445,14 @@ describe('typed answers are read by the same rules', () => {
     expect(res.body.details).toEqual([{ field: 'value', message: res.body.message }]);
   });
 
+  it('an HbA1c of 7.2 % typed as observed in 2019 is stale: refused 422 naming the date, no current "Diabetes" finding', async () => {
+    const res = await answerUntilRefused({ [p.hba1c.id]: { value: 7.2, observed_at: '2019-03-01' } as { value: unknown } });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'out_of_range' });
+    expect(res.body.details).toEqual([
+      { field: 'observed_at', message: 'HbA1c observed on 2019-03-01 is older than 90 days: enter a current value, or Not available' },
+    ]);
+  });
+
   it('SBP typed with the unit "mmHg" and UACR 3.0 typed in mg/mmol (30 mg/g, KDIGO A2) are accepted and read as the hook reads them', async () => {
     const res = await answerUntilRefused({
       [p.blood_pressure_systolic.id]: { value: 186, unit: 'mmHg' },

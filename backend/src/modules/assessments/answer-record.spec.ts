@@ -1,7 +1,7 @@
 import type { AnswerDetailJson } from '@cds/contracts';
 import type { EngineParameter } from '@cds/engine';
 import type { DomainError } from '../../common/errors';
-import { checkAgainstAnswers, recordAnswer } from './answer-record';
+import { checkAgainstAnswers, checkObservedAt, recordAnswer } from './answer-record';
 import type { AnswerDto } from './assessments.dto';
 
 const hba1c = (validation_rules: Record<string, unknown>): EngineParameter => ({
@@ -91,5 +91,32 @@ describe('a diastolic pressure at or above the systolic is refused, naming both'
     expect(
       await refusal(checkAgainstAnswers(bp('dbp', 'Diastolic BP', 150, '150'), [bp('sbp', 'Systolic BP', 90, '90')], none)),
     ).toBeNull();
+  });
+});
+
+describe('a typed value observed longer ago than its lookback is stale: refused, never a current finding', () => {
+  const refusal = (p: Promise<void>) =>
+    p.then(
+      () => null,
+      (e: DomainError) => ({ code: e.code, message: e.message }),
+    );
+  const a1c = hba1c({});
+  const withCode = async () => new Map([['p1', '4548-4']]);
+  const observedOn = (observed_at: string, value: unknown = 7.2) => ({ parameter_id: 'p1', value, observed_at }) as AnswerDto;
+
+  it('an HbA1c observed in 2019 is refused naming its date and the 90-day lookback of 4548-4', async () => {
+    expect(await refusal(checkObservedAt(a1c, observedOn('2019-03-01'), at, withCode))).toEqual({
+      code: 'out_of_range',
+      message: 'HbA1c observed on 2019-03-01 is older than 90 days: enter a current value, or Not available',
+    });
+  });
+
+  it('a recent one, one without a date, Not available, or the parameter own lookback_days are honoured', async () => {
+    expect(await refusal(checkObservedAt(a1c, observedOn('2026-10-01'), at, withCode))).toBeNull();
+    expect(await refusal(checkObservedAt(a1c, { parameter_id: 'p1', value: 7.2 } as AnswerDto, at, withCode))).toBeNull();
+    expect(await refusal(checkObservedAt(a1c, observedOn('2019-03-01', 'unknown'), at, withCode))).toBeNull();
+    expect(await refusal(checkObservedAt(hba1c({ lookback_days: 30 }), observedOn('2026-10-01'), at, withCode))).toMatchObject({
+      message: expect.stringContaining('older than 30 days'),
+    });
   });
 });

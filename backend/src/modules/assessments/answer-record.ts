@@ -1,8 +1,17 @@
-import type { AnswerDetailJson, QuestionJson } from '@cds/contracts';
-import { decimalsFor, type EngineParameter, type EngineQuestion } from '@cds/engine';
+import { NOT_AVAILABLE, type AnswerDetailJson, type QuestionJson } from '@cds/contracts';
+import { decimalsFor, isStale, lookbackDays, type EngineParameter, type EngineQuestion } from '@cds/engine';
 import { DomainError, validationFailed } from '../../common/errors';
 import { sameJson } from '../../common/api-helpers';
-import { checkAnswer, DIASTOLIC_LOINC, isRefusal, pressureConflict, SYSTOLIC_LOINC, withNotAvailable, type Offered } from './answer-check';
+import {
+  checkAnswer,
+  DIASTOLIC_LOINC,
+  isNumericParameter,
+  isRefusal,
+  pressureConflict,
+  SYSTOLIC_LOINC,
+  withNotAvailable,
+  type Offered,
+} from './answer-check';
 import type { AnswerDto } from './assessments.dto';
 
 /** Shared by the clinical assessment and the chat: an answer is checked, then recorded as entered. */
@@ -101,4 +110,25 @@ export async function checkAgainstAnswers(
   const [s, d] = code === SYSTOLIC_LOINC ? [detail, other] : [other, detail];
   const message = pressureConflict(side(s), side(d));
   if (message) throw new DomainError('out_of_range', message, [{ field: 'value', message }]);
+}
+
+/**
+ * A measured value observed longer ago than its parameter's lookback (validation_rules.lookback_days,
+ * else the default per LOINC code, as for the EHR's values) is stale: refused 422 naming the date, so the
+ * form asks for a current value (or Not available). Reason: a 2019 HbA1c must not give a current diagnosis.
+ */
+export async function checkObservedAt(
+  parameter: EngineParameter,
+  dto: AnswerDto,
+  at: Date,
+  loincCodes: (ids: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<void> {
+  if (dto.observed_at === undefined || dto.value === NOT_AVAILABLE || !isNumericParameter(parameter)) return;
+  const observed = Date.parse(dto.observed_at);
+  if (Number.isNaN(observed)) return;
+  const days = lookbackDays(parameter.validation_rules, (await loincCodes([parameter.id])).get(parameter.id) ?? null);
+  if (!isStale(observed, at.getTime(), days)) return;
+  const name = parameter.display_name || parameter.name;
+  const message = `${name} observed on ${dto.observed_at.slice(0, 10)} is older than ${days} days: enter a current value, or Not available`;
+  throw new DomainError('out_of_range', message, [{ field: 'observed_at', message }]);
 }
