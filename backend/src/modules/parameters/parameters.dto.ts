@@ -12,7 +12,6 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { IsReferenceId, IsRequiredText, Optional, trim } from '../../common/api-helpers';
-import { conversionProblem } from '@cds/engine';
 import { loincProblem } from './loinc';
 import {
   PARAMETER_CATEGORIES,
@@ -21,6 +20,7 @@ import {
   type ParameterCategory,
   type ParameterDataType,
 } from '@cds/contracts';
+import { conversionProblem } from '@cds/engine';
 
 const VALIDATION_RULES_MAX_CHARS = LIMITS.validation_rules;
 const QUESTION_OVERRIDE_MAX = LIMITS.question_override;
