@@ -388,7 +388,7 @@ describe('prefetch asks for a bounded, sorted history; the FHIR server is asked 
     expect(new Set(observations).size).toBe(observations.length);
   });
 
-  it('a FHIR server failing one code (500) or answering over 2 MB for another: only those inputs are set aside', async () => {
+  it('a FHIR server failing one code (500), answering over 2 MB for another and never answering a third: only those inputs are set aside', async () => {
     const list = await cards('flaky server', hookRequest('crisis-with-glucose-and-uacr', fromServer(flaky.url)));
     expect(byRule(list, 'Hypertensive crisis')!.indicator).toBe('critical');
     expect(byRule(list, 'Diabetes by fasting glucose')).toBeUndefined();
@@ -396,6 +396,7 @@ describe('prefetch asks for a bounded, sorted history; the FHIR server is asked 
     const aside = setAside(list)!;
     expect(aside.detail).toContain('Fasting Glucose not read: the FHIR server answered 500');
     expect(aside.detail).toContain("Microalbumin not read: the FHIR server's answer is larger than 2 MB");
+    expect(aside.detail).toContain('eGFR not read: the FHIR server did not answer within 5 s');
     // The same patient from the healthy server: both cards.
     const healthy = await cards('healthy server', hookRequest('crisis-with-glucose-and-uacr', fromServer(fhir.url)));
     expect(byRule(healthy, 'Diabetes by fasting glucose')).toBeDefined();
@@ -516,7 +517,7 @@ describe('a unit conversion with guideline equivalents is validated', () => {
 
 /**
  * The EHR's FHIR server on a bad day: 500 for fasting glucose, a 3 MB answer streamed without
- * Content-Length for UACR; anything else is passed through to the real server.
+ * Content-Length for UACR, no answer at all for eGFR; anything else is passed through to the real server.
  */
 async function startFlakyServer(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -526,6 +527,7 @@ async function startFlakyServer(upstream: string): Promise<{ url: string; close(
       res.end('boom');
       return;
     }
+    if (path.includes('62238-1')) return; // never answers
     if (path.includes('9318-7')) {
       res.writeHead(200, { 'content-type': 'application/fhir+json' });
       const filler = JSON.stringify({ resource: { resourceType: 'Observation', status: 'final', note: [{ text: 'x'.repeat(1000) }] } });

@@ -342,8 +342,11 @@ export class PatientViewService {
   }
 }
 
-const timedOut = (e: unknown) =>
-  e instanceof Error && (e.name === 'TimeoutError' || (e.cause as Error | undefined)?.name === 'TimeoutError');
+/** An abort by AbortSignal.timeout (a DOMException, which may come from another realm than this code's Error). */
+const timedOut = (e: unknown) => {
+  const name = (x: unknown) => (typeof x === 'object' && x !== null ? (x as { name?: unknown }).name : undefined);
+  return name(e) === 'TimeoutError' || name((e as { cause?: unknown } | null)?.cause) === 'TimeoutError';
+};
 
 /**
  * The response body as JSON, read at most FETCH_MAX_BYTES: the bytes are counted as they arrive, since
