@@ -341,6 +341,8 @@ describe('the latest valid, non-future result decides', () => {
     expect(aside.indicator).toBe('info');
     expect(aside.detail).toContain('Results dated in the future, not used as the latest:');
     expect(aside.detail).toContain('HbA1c 9.1 % dated 2030-01-01');
+    // Listed once, though the IFCC parameter reads it too.
+    expect(aside.detail).not.toContain('HbA1c (IFCC) 9.1 %');
   });
 
   it('an A1C history in % and mmol/mol: the latest final one (53 mmol/mol = 7.0 %) decides, the preliminary 5.9 % does not', async () => {

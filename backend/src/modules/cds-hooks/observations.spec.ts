@@ -74,7 +74,7 @@ describe('reading the latest Observation for a parameter', () => {
       NOW,
     );
     expect(r.outcome).toMatchObject({ value: 135, observation_id: 'o1' });
-    expect(r.future).toEqual(['Fasting Glucose 300 mg/dL dated 2030-01-01']);
+    expect(r.future).toEqual([{ id: 'future', text: 'Fasting Glucose 300 mg/dL dated 2030-01-01' }]);
   });
 
   it('skips preliminary and entered-in-error results; the latest usable one decides', () => {

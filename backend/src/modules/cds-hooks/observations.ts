@@ -49,7 +49,8 @@ export interface NoValue {
 /** What the record says for one parameter: its value or why there is none, plus results dated in the future (never used, listed). */
 export interface ParameterReading {
   outcome: ObservedValue | NoValue;
-  future: string[];
+  /** By Observation id (null when it has none), so a result two parameters read is listed once. */
+  future: { id: string | null; text: string }[];
 }
 
 type Json = Record<string, unknown>;
@@ -106,7 +107,7 @@ export function givenText(r: Pick<RecordResult, 'value' | 'comparator' | 'unit'>
 export function readParameter(observations: readonly Json[], parameter: EngineParameter, loinc: string, now: Date): ParameterReading {
   const history = readHistory(observations, readCodes(loinc), now.getTime());
   const name = parameter.display_name || parameter.name;
-  const future = history.future.map((r) => `${name} ${givenText(r)} dated ${day(r.at)}`);
+  const future = history.future.map((r) => ({ id: r.id, text: `${name} ${givenText(r)} dated ${day(r.at)}` }));
   const last = history.results[0];
   if (!last) return { outcome: { reason: history.undated.length ? 'no_date' : 'no_observation' }, future };
   const days = lookbackDays(parameter, loinc);

@@ -202,7 +202,7 @@ export class PatientViewService {
     // Each search's notes are kept in its own slot, so the info card lists them in one order whatever answers first.
     const notes = await Promise.all(
       [...searches].map(async ([key, group]) => {
-        const out = { setAside: [] as string[], future: [] as string[] };
+        const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
         const fromServer = !(key in req.prefetch);
         let resources: Json[];
         try {
@@ -234,9 +234,14 @@ export class PatientViewService {
         return out;
       }),
     );
+    const listed = new Set<string>();
     for (const n of notes) {
       setAside.push(...n.setAside);
-      future.push(...n.future);
+      for (const f of n.future) {
+        if (f.id !== null && listed.has(f.id)) continue;
+        if (f.id !== null) listed.add(f.id);
+        future.push(f.text);
+      }
     }
     setAside.push(...implausiblePressures(measured, observed, missing));
     const fromPatient = new Map<string, string | number | boolean>();
