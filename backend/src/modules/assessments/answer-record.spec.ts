@@ -1,7 +1,7 @@
 import type { AnswerDetailJson } from '@cds/contracts';
 import type { EngineParameter } from '@cds/engine';
 import type { DomainError } from '../../common/errors';
-import { checkAgainstAnswers, checkObservedAt, recordAnswer } from './answer-record';
+import { checkAgainstAnswers, checkObservedAt, recordAnswer, repeatsAnswer } from './answer-record';
 import type { AnswerDto } from './assessments.dto';
 
 const hba1c = (validation_rules: Record<string, unknown>): EngineParameter => ({
@@ -118,5 +118,24 @@ describe('a typed value observed longer ago than its lookback is stale: refused,
     expect(await refusal(checkObservedAt(hba1c({ lookback_days: 30 }), observedOn('2026-10-01'), at, withCode))).toMatchObject({
       message: expect.stringContaining('older than 30 days'),
     });
+  });
+});
+
+describe('a repeated request is recognised whatever the spelling of its unit', () => {
+  it('SBP 186 sent again as "mmHg" repeats the answer stored in mm[Hg]', () => {
+    const last = {
+      parameter_id: 'sbp',
+      parameter_name: 'sbp',
+      display_name: 'Systolic BP',
+      units: 'mm[Hg]',
+      value: 186,
+      unit: 'mm[Hg]',
+      entered_as: 'typed',
+      label: '186 mmHg',
+      answered_at: at.toISOString(),
+    } as AnswerDetailJson;
+    expect(repeatsAnswer(last, { parameter_id: 'sbp', value: 186, unit: 'mmHg' } as AnswerDto)).toBe(true);
+    expect(repeatsAnswer(last, { parameter_id: 'sbp', value: 186 } as AnswerDto)).toBe(true);
+    expect(repeatsAnswer(last, { parameter_id: 'sbp', value: 186, unit: 'mg/dL' } as AnswerDto)).toBe(false);
   });
 });

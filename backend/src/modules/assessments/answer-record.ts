@@ -1,5 +1,5 @@
 import { NOT_AVAILABLE, type AnswerDetailJson, type QuestionJson } from '@cds/contracts';
-import { decimalsFor, isStale, lookbackDays, type EngineParameter, type EngineQuestion } from '@cds/engine';
+import { canonicalUnit, decimalsFor, isStale, lookbackDays, type EngineParameter, type EngineQuestion } from '@cds/engine';
 import { DomainError, validationFailed } from '../../common/errors';
 import { sameJson } from '../../common/api-helpers';
 import {
@@ -71,7 +71,15 @@ function recordedDecimals(parameter: EngineParameter, offered: Offered): number 
 export function repeatsAnswer(last: AnswerDetailJson | undefined, dto: AnswerDto): boolean {
   if (!last || last.parameter_id !== dto.parameter_id) return false;
   const entered = last.entered_value !== undefined && last.entered_value !== null ? last.entered_value : last.value;
-  return sameJson(entered, dto.value) && (dto.unit ?? last.units ?? null) === (last.unit ?? last.units ?? null);
+  const stored = last.unit ?? last.units ?? null;
+  // The unit as stored is the UCUM code; a retry may spell it as typed (mmHg).
+  const sent = dto.unit
+    ? canonicalUnit(
+        dto.unit,
+        [stored, last.units].filter((u): u is string => !!u),
+      )
+    : (last.units ?? null);
+  return sameJson(entered, dto.value) && sent === stored;
 }
 
 /** The parameter is not the one asked: say which is, and whether the id is known at all. */
