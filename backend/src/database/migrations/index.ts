@@ -11,7 +11,7 @@ import { CdsFeedback1795900000001 } from './1795900000001-CdsFeedback';
 import { ImpactPreviews1795920000000 } from './1795920000000-ImpactPreviews';
 import { ImpactPreviewChanges1795960000000 } from './1795960000000-ImpactPreviewChanges';
 import { CdsHookGeneration1796000000000 } from './1796000000000-CdsHookGeneration';
-import { TemplateEquivalents1796120000000 } from './1796120000000-TemplateEquivalents';
+import { TemplateEquivalents1796420000000 } from './1796420000000-TemplateEquivalents';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -28,5 +28,5 @@ export const MIGRATIONS = [
   ImpactPreviews1795920000000,
   ImpactPreviewChanges1795960000000,
   CdsHookGeneration1796000000000,
-  TemplateEquivalents1796120000000,
+  TemplateEquivalents1796420000000,
 ];

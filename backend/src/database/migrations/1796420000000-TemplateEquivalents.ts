@@ -56,10 +56,10 @@ const FIXES: { name: string; before: unknown[]; after: unknown[] }[] = [
     ],
   },
 ];
-const REASON = 'Issue 20: guideline cut-points in the unit the guideline publishes them (migration 1796120000000)';
+const REASON = 'Issue 20: guideline cut-points in the unit the guideline publishes them (migration 1796420000000)';
 
-export class TemplateEquivalents1796120000000 implements MigrationInterface {
-  name = 'TemplateEquivalents1796120000000';
+export class TemplateEquivalents1796420000000 implements MigrationInterface {
+  name = 'TemplateEquivalents1796420000000';
 
   public async up(q: QueryRunner): Promise<void> {
     for (const f of FIXES) await this.move(q, f.name, f.before, f.after, false);
