@@ -633,7 +633,8 @@ describe('answers are what was measured (issue 9)', () => {
   it('a value typed in another unit is converted, both forms are kept, and the card shows the answer as entered', async () => {
     await glycaemia();
     let a = await start(cast.pcp);
-    const observed = '2026-11-01';
+    // Recent: a value older than its lookback is refused as stale (issue 20).
+    const observed = new Date(Date.now() - 25 * 86_400_000).toISOString().slice(0, 10);
     for (;;) {
       if (a.is_completed) break;
       const body =

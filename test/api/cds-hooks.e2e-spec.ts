@@ -221,6 +221,7 @@ afterAll(async () => {
 });
 
 describe('discovery', () => {
+  // A history per code, newest first and bounded (README "CDS Hooks"): not _count=1, so an invalid or future-dated latest result cannot hide a valid one.
   it('lists patient-view with a prefetch template per LOINC code in use, plus the Patient', async () => {
     const res = expectStatus(await t.http().get('/api/cds-services'), 200, 'discovery');
     expectDiscovery(res.body);
@@ -229,12 +230,19 @@ describe('discovery', () => {
     expect(service.hook).toBe('patient-view');
     expect(service.prefetch).toEqual({
       patient: 'Patient/{{context.patientId}}',
-      'obs-1558-6': 'Observation?patient={{context.patientId}}&code=http://loinc.org|1558-6&_sort=-date&_count=1',
-      'obs-39156-5': 'Observation?patient={{context.patientId}}&code=http://loinc.org|39156-5&_sort=-date&_count=1',
-      'obs-4548-4': 'Observation?patient={{context.patientId}}&code=http://loinc.org|4548-4&_sort=-date&_count=1',
-      'obs-8462-4': 'Observation?patient={{context.patientId}}&code=http://loinc.org|8462-4,http://loinc.org|85354-9&_sort=-date&_count=1',
-      'obs-8480-6': 'Observation?patient={{context.patientId}}&code=http://loinc.org|8480-6,http://loinc.org|85354-9&_sort=-date&_count=1',
-      'obs-9318-7': 'Observation?patient={{context.patientId}}&code=http://loinc.org|9318-7&_sort=-date&_count=1',
+      'obs-1558-6':
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|1558-6&status=final,amended,corrected&_sort=-date&_count=10',
+      'obs-39156-5':
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|39156-5&status=final,amended,corrected&_sort=-date&_count=10',
+      // NGSP (%) and IFCC (mmol/mol) HbA1c are one search.
+      'obs-4548-4':
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|4548-4,http://loinc.org|59261-8&status=final,amended,corrected&_sort=-date&_count=10',
+      'obs-8462-4':
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|8462-4,http://loinc.org|85354-9&status=final,amended,corrected&_sort=-date&_count=10',
+      'obs-8480-6':
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|8480-6,http://loinc.org|85354-9&status=final,amended,corrected&_sort=-date&_count=10',
+      'obs-9318-7':
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|9318-7&status=final,amended,corrected&_sort=-date&_count=10',
     });
   });
 });
@@ -285,17 +293,18 @@ describe('patient-view cards, as an EHR gets them', () => {
     expect(byRule(cards, 'Stage 2 diastolic hypertension')!.indicator).toBe('warning');
   });
 
-  it('HbA1c in IFCC units: 53 mmol/mol (7.0004 %) fires, 46 mmol/mol (6.4 %) does not', async () => {
+  it('HbA1c in IFCC units: 53 mmol/mol (7.0 %, as ADA publishes it) fires, 46 mmol/mol (6.4 %) does not', async () => {
     const high = byRule(await cardsWithPrefetch('a1c-in-mmol-mol'), 'Diabetes by HbA1c')!;
     // 53 × 0.09148 + 2.152 = 7.0004 %, shown to three places.
     expect(high.detail).toContain('HbA1c ≥ 6.5 %: 53 mmol/mol (7 %)');
     expect(byRule(await cardsWithPrefetch('a1c-in-mmol-mol-below'), 'Diabetes by HbA1c')).toBeUndefined();
   });
 
-  it('UACR 5 mg/mmol is 44.2 mg/g: albuminuria (info)', async () => {
+  // Read through KDIGO's published pairs (3 ↔ 30, 30 ↔ 300 mg/mmol ↔ mg/g), no longer × 8.84 (44.2): a value is in the same KDIGO category in either unit.
+  it('UACR 5 mg/mmol is 50 mg/g on the KDIGO scale: albuminuria (info)', async () => {
     const card = byRule(await cardsWithPrefetch('uacr-in-mg-mmol'), 'Albuminuria')!;
     expect(card.indicator).toBe('info');
-    expect(card.detail).toContain('Microalbumin ≥ 30 mg/g creatinine: 5 mg/mmol (44.2 mg/g creatinine)');
+    expect(card.detail).toContain('Microalbumin ≥ 30 mg/g creatinine: 5 mg/mmol (50 mg/g creatinine)');
   });
 
   it('BMI 32.4 kg/m² gives the obesity card', async () => {
@@ -330,7 +339,7 @@ describe('patient-view cards, as an EHR gets them', () => {
       expect(strip(fetched)).toEqual(strip(await cardsWithPrefetch(name)));
     }
     expect(fhir.requests).toContain(
-      `/Observation?patient=${patients['bp-crisis']}&code=http://loinc.org|8480-6,http://loinc.org|85354-9&_sort=-date&_count=1`,
+      `/Observation?patient=${patients['bp-crisis']}&code=http://loinc.org|8480-6,http://loinc.org|85354-9&status=final,amended,corrected&_sort=-date&_count=10`,
     );
   });
 
@@ -684,10 +693,13 @@ describe('bad input: a 4xx with a clear code, never a 500 or a wrong card', () =
     expectError(await call(hookRequest(id, { prefetch: { ...good, 'obs-8480-6': other['obs-8480-6'] } })), 400, 'invalid_prefetch');
   });
 
-  it('an Observation in a unit that cannot be converted is 422 unit_not_accepted', async () => {
-    const res = await call(hookRequest(patients['a1c-in-mg-dl'], { prefetch: await prefetchFor(patients['a1c-in-mg-dl']) }));
-    expectError(res, 422, 'unit_not_accepted');
-    expect(res.body.message).toContain('mg/dL');
+  // Was 422 unit_not_accepted for the whole call (issue 20): one unreadable result now sets aside only its input.
+  it('an Observation in a unit that cannot be converted is set aside, not the call: 200 with an info card saying why', async () => {
+    const cards = await cardsWithPrefetch('a1c-in-mg-dl');
+    const aside = cards.find((c) => c.summary.includes('set aside'))!;
+    expect(aside.indicator).toBe('info');
+    expect(aside.summary).toMatch(/^HbA1c 120 mg\/dL of \d{4}-\d{2}-\d{2} set aside: a unit that cannot be converted to %$/);
+    expect(byRule(cards, 'Diabetes by HbA1c')).toBeUndefined();
   });
 
   it('missing prefetch without fhirServer, or a FHIR server refusing the token, is 412 fhir_data_unavailable', async () => {
@@ -1132,7 +1144,9 @@ describe('LOINC codes as stored now', () => {
     await edit('2345-7');
     try {
       const templates = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
-      expect(templates['obs-2345-7']).toBe('Observation?patient={{context.patientId}}&code=http://loinc.org|2345-7&_sort=-date&_count=1');
+      expect(templates['obs-2345-7']).toBe(
+        'Observation?patient={{context.patientId}}&code=http://loinc.org|2345-7&status=final,amended,corrected&_sort=-date&_count=10',
+      );
       expect(templates).not.toHaveProperty('obs-39156-5');
       // The patient's BMI Observation (39156-5) no longer answers the parameter: the rule is undetermined.
       const cards = await cardsWithPrefetch('obese');

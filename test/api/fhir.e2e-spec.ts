@@ -436,7 +436,9 @@ describe('GET /api/assessments/:id/fhir', () => {
     const obs = entries(bundle, 'Observation');
     const of = (loinc: string) => obs.filter((o) => o.code.coding[0].code === loinc);
     expect(obs).toHaveLength(4);
-    const [a1c] = of('4548-4');
+    // A value in mmol/mol is written under the IFCC code 59261-8, never under 4548-4 (a % code).
+    expect(of('4548-4')).toEqual([]);
+    const [a1c] = of('59261-8');
     expect(a1c.valueQuantity).toEqual({ value: 53, unit: 'mmol/mol', system: FHIR_SYSTEM.ucum, code: 'mmol/mol' });
     expect(a1c.code.coding[0].system).toBe(FHIR_SYSTEM.loinc);
     expect(a1c.effectiveDateTime).toEqual(expect.any(String));

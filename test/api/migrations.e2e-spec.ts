@@ -61,6 +61,45 @@ describe('migrations', () => {
     expect(await tables(ds)).toEqual(schema);
   });
 
+  it('an HbA1c template still as seeded gains the ADA equivalents (recorded in its history); an edited one and down leave it as it was', async () => {
+    await ds.undoLastMigration({ transaction: 'each' });
+    const insert = (name: string, rules: object) =>
+      ds.query(
+        `INSERT INTO "parameters" ("name", "display_name", "data_type", "category", "units", "is_template", "validation_rules")
+         VALUES ($1, 'HbA1c', 'lab_range', 'labs', '%', true, $2::jsonb) RETURNING "id"`,
+        [name, JSON.stringify(rules)],
+      );
+    const [seeded] = await insert('hba1c', { min: 3, units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152 }] });
+    const [edited] = await insert('fasting_glucose', { units_accepted: [{ code: 'mmol/L', factor: 18.016 }] });
+    const rulesOf = async (id: string) =>
+      (await ds.query(`SELECT "validation_rules" FROM "parameters" WHERE "id" = $1`, [id]))[0].validation_rules;
+    await ds.runMigrations({ transaction: 'each' });
+    expect(await rulesOf(seeded.id)).toEqual({
+      min: 3,
+      units_accepted: [
+        {
+          code: 'mmol/mol',
+          factor: 0.09148,
+          offset: 2.152,
+          equivalents: [
+            [39, 5.7],
+            [48, 6.5],
+            [53, 7.0],
+          ],
+        },
+      ],
+    });
+    expect(await rulesOf(edited.id)).toEqual({ units_accepted: [{ code: 'mmol/L', factor: 18.016 }] });
+    expect(await ds.query(`SELECT "change_type" FROM "parameter_changes" WHERE "parameter_id" = $1`, [seeded.id])).toEqual([
+      { change_type: 'updated' },
+    ]);
+    await ds.undoLastMigration({ transaction: 'each' });
+    expect(await rulesOf(seeded.id)).toEqual({ min: 3, units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152 }] });
+    expect(await ds.query(`SELECT 1 FROM "parameter_changes" WHERE "parameter_id" = $1`, [seeded.id])).toEqual([]);
+    await ds.runMigrations({ transaction: 'each' });
+    await ds.query(`DELETE FROM "parameters" WHERE "id" = ANY($1::uuid[])`, [[seeded.id, edited.id]]);
+  });
+
   it('the entities match the migrated schema (no pending schema change)', async () => {
     const sql = await ds.driver.createSchemaBuilder().log();
     expect(sql.upQueries.map((q) => q.query)).toEqual([]);

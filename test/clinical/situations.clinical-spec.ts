@@ -34,10 +34,12 @@ const detailOf = (r: Awaited<ReturnType<typeof run>>, id: string) => r.result.an
 
 describe('values typed in SI units are converted on the server, and both forms are kept', () => {
   it.each([
-    ['A1C 48 mmol/mol (6.54 %) is diabetes', 48, [RULES.diabetesA1c], '48 mmol/mol (6.543 %)'],
-    ['A1C 47 mmol/mol (6.45 %) is prediabetes', 47, [RULES.prediabetesA1c], '47 mmol/mol (6.452 %)'],
-    ['A1C 39 mmol/mol (5.72 %) is prediabetes', 39, [RULES.prediabetesA1c], '39 mmol/mol (5.72 %)'],
-    ['A1C 38 mmol/mol (5.63 %) is no glycaemic finding', 38, [], '38 mmol/mol (5.628 %)'],
+    // Converted through ADA's published pairs (39 / 48 / 53 mmol/mol = 5.7 / 6.5 / 7.0 %), no longer by the master
+    // equation alone (48 was 6.543 %): each value is on the same side of a cut-point in either unit (issue 20).
+    ['A1C 48 mmol/mol (6.5 %, as ADA publishes it) is diabetes', 48, [RULES.diabetesA1c], '48 mmol/mol (6.5 %)'],
+    ['A1C 47 mmol/mol (6.41 %) is prediabetes', 47, [RULES.prediabetesA1c], '47 mmol/mol (6.411 %)'],
+    ['A1C 39 mmol/mol (5.7 %, as ADA publishes it) is prediabetes', 39, [RULES.prediabetesA1c], '39 mmol/mol (5.7 %)'],
+    ['A1C 38 mmol/mol (5.61 %) is no glycaemic finding', 38, [], '38 mmol/mol (5.609 %)'],
   ])('%s', async (_situation, mmolPerMol, expected, label) => {
     const r = await run((p) => ({ [p.a1c.id]: { value: mmolPerMol, unit: 'mmol/mol' } }));
     expect(fired(r.result.findings)).toEqual(expected);
@@ -45,15 +47,16 @@ describe('values typed in SI units are converted on the server, and both forms a
   });
 
   it.each([
-    ['Fasting glucose 7.0 mmol/L (126 mg/dL) is diabetes', 7, [RULES.diabetesFpg], 126],
-    ['Fasting glucose 6.9 mmol/L (124.2 mg/dL) is prediabetes', 6.9, [RULES.prediabetesFpg], 124.2],
-    ['Fasting glucose 5.6 mmol/L (100.8 mg/dL) is prediabetes', 5.6, [RULES.prediabetesFpg], 100.8],
-    ['Fasting glucose 5.5 mmol/L (99 mg/dL) is normal', 5.5, [], 99],
-  ])('%s', async (_situation, mmolPerL, expected, mgPerDl) => {
+    // Through ADA's pairs (3.9 / 5.6 / 7.0 mmol/L = 70 / 100 / 126 mg/dL), no longer × 18 alone (5.6 was 100.8).
+    ['Fasting glucose 7.0 mmol/L (126 mg/dL) is diabetes', 7, [RULES.diabetesFpg], 126, '126'],
+    ['Fasting glucose 6.9 mmol/L (124.14 mg/dL) is prediabetes', 6.9, [RULES.prediabetesFpg], 124.142857143, '124.14'],
+    ['Fasting glucose 5.6 mmol/L (100 mg/dL, as ADA publishes it) is prediabetes', 5.6, [RULES.prediabetesFpg], 100, '100'],
+    ['Fasting glucose 5.5 mmol/L (98.24 mg/dL) is normal', 5.5, [], 98.2352941176, ''],
+  ])('%s', async (_situation, mmolPerL, expected, mgPerDl, shown) => {
     const r = await run((p) => ({ [p.fpg.id]: { value: mmolPerL, unit: 'mmol/L' } }));
     expect(fired(r.result.findings)).toEqual(expected);
     expect(detailOf(r, k.p.fpg.id)).toMatchObject({ value: mgPerDl, unit: 'mmol/L', entered_value: mmolPerL });
-    if (expected.length) expect(r.result.findings[0].basis[0].label).toBe(`${mmolPerL} mmol/L (${mgPerDl} mg/dL)`);
+    if (expected.length) expect(r.result.findings[0].basis[0].label).toBe(`${mmolPerL} mmol/L (${shown} mg/dL)`);
   });
 
   it('UACR 3.4 mg/mmol (30.1 mg/g) is moderately increased albuminuria', async () => {

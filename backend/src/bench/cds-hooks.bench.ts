@@ -15,7 +15,8 @@
  * DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
  * the bench works in a scratch database it drops afterwards. REDIS_URL is passed on when set.
  * ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS
- * (default 30: the memory repository searches slowly). CPU_PROF=1 adds a profiled pass of the
+ * (default 30: the memory repository searches slowly), HISTORY (results per code and patient, default 1;
+ * 10 measures a patient's lab history, which the prefetch now asks for). CPU_PROF=1 adds a profiled pass of the
  * prefetch scenario (after the measured ones, so the figures are not disturbed) and prints the first
  * API process's top functions by self time; the .cpuprofile is kept under the tmp dir. HEAP_PROF=1 does the
  * same with V8's sampling heap profiler: the functions that allocate most (what the garbage collector pays for).
@@ -47,6 +48,7 @@ const FHIR_ROUNDS = Number(process.env.FHIR_ROUNDS ?? 10);
 const FHIR_CONCURRENCY = Number(process.env.FHIR_CONCURRENCY ?? 2);
 const WARMUP_ROUNDS = 3;
 const PATIENTS = Number(process.env.PATIENTS ?? 30);
+const HISTORY = Math.max(1, Number(process.env.HISTORY ?? 1));
 /** The profiled passes asked for: CPU_PROF=1 (V8's CPU profiler), HEAP_PROF=1 (its sampling heap profiler). */
 const PROFILES = (['cpu', 'heap'] as const).filter((kind) => process.env[kind === 'cpu' ? 'CPU_PROF' : 'HEAP_PROF']);
 type ProfileKind = (typeof PROFILES)[number];
@@ -391,14 +393,18 @@ async function seedPatients(fhir: Awaited<ReturnType<typeof startFhirServer>>): 
     const observe = async (loinc: string, value: number, unit: string) => {
       const r = rnd();
       if (r < 0.1) return; // missing
-      await fhir.create({
-        resourceType: 'Observation',
-        status: 'final',
-        subject: { reference: `Patient/${patient.id}` },
-        code: { coding: [{ system: LOINC, code: loinc }] },
-        effectiveDateTime: daysAgo(r < 0.2 ? 400 : Math.floor(rnd() * 60)), // 10 % stale
-        valueQuantity: { value, unit, system: UCUM, code: unit },
-      });
+      const latest = r < 0.2 ? 400 : Math.floor(rnd() * 60); // 10 % stale
+      // HISTORY results a month apart, the latest first; older ones vary by up to ±10 %.
+      for (let h = 0; h < HISTORY; h++) {
+        await fhir.create({
+          resourceType: 'Observation',
+          status: 'final',
+          subject: { reference: `Patient/${patient.id}` },
+          code: { coding: [{ system: LOINC, code: loinc }] },
+          effectiveDateTime: daysAgo(latest + 30 * h),
+          valueQuantity: { value: h === 0 ? value : Number((value * (0.9 + 0.2 * rnd())).toPrecision(3)), unit, system: UCUM, code: unit },
+        });
+      }
     };
     if (rnd() < 0.3) await observe('4548-4', between(30, 70, 0), 'mmol/mol');
     else await observe('4548-4', between(5, 9), '%');
@@ -560,7 +566,7 @@ async function main() {
     const b = line('patient-view, no prefetch:   ', noPrefetch);
     console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), node ${process.version}`);
     console.log(
-      `${ROUNDS} rounds of ${CONCURRENCY} concurrent requests (without prefetch ${FHIR_ROUNDS} rounds of ${FHIR_CONCURRENCY}), after ${WARMUP_ROUNDS} warm-up rounds; ${PATIENTS} synthetic patients, client JWTs ${ALG}, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}`,
+      `${ROUNDS} rounds of ${CONCURRENCY} concurrent requests (without prefetch ${FHIR_ROUNDS} rounds of ${FHIR_CONCURRENCY}), after ${WARMUP_ROUNDS} warm-up rounds; ${PATIENTS} synthetic patients (${HISTORY} result${HISTORY === 1 ? '' : 's'} per code), client JWTs ${ALG}, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}`,
     );
     console.log(h.text);
     console.log(

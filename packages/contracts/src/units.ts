@@ -9,7 +9,9 @@ export { unitDisplay } from '@cds/engine';
  * - `min`, `max`: plausible limits in the parameter's unit, inclusive; a value outside is 422 `out_of_range`;
  * - `decimals`: decimal places accepted; also the precision of gap checks and boundary vignettes;
  * - `units_accepted`: other UCUM units a value may be typed in; value in the parameter's unit =
- *   value × factor + offset (fasting glucose: mmol/L × 18; HbA1c: mmol/mol × 0.09148 + 2.152);
+ *   value × factor + offset (fasting glucose: mmol/L × 18; HbA1c: mmol/mol × 0.09148 + 2.152), or,
+ *   with `equivalents`, straight through the cut-points the guideline publishes in both units
+ *   (engine `toParameterUnit`);
  * - `source`: the citation shown with findings that use the parameter's template.
  */
 export interface NumericValidationRules {
@@ -25,9 +27,9 @@ export interface UnitConversionJson {
   factor: number;
   offset?: number;
   /**
-   * Cut-points the guideline publishes in both units: [value in this unit, value in the parameter's
-   * unit] (2-h OGTT: [7.8, 140], [11.1, 200]). Conversion is piecewise-linear through them, so an
-   * equivalent never lands on the wrong side of the cut-point.
+   * Pairs [value in this unit, value in the parameter's unit] the guideline publishes as one
+   * cut-point (ADA: [48, 6.5] mmol/mol ↔ %), increasing in both columns: the conversion runs through
+   * them, so each value is on the same side of a cut-point in either unit.
    */
   equivalents?: [number, number][];
 }

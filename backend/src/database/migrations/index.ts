@@ -14,6 +14,7 @@ import { CdsHookGeneration1796000000000 } from './1796000000000-CdsHookGeneratio
 import { ContentPacks1796100000000 } from './1796100000000-ContentPacks';
 import { FhirResources1796300000000 } from './1796300000000-FhirResources';
 import { CdsHookGenerationWhatCallsRead1796150000000 } from './1796150000000-CdsHookGenerationWhatCallsRead';
+import { TemplateEquivalents1796420000000 } from './1796420000000-TemplateEquivalents';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ContentPacks1796100000000,
   CdsHookGenerationWhatCallsRead1796150000000,
   FhirResources1796300000000,
+  TemplateEquivalents1796420000000,
 ];

@@ -210,3 +210,33 @@ describe('helpers', () => {
     ]);
   });
 });
+
+describe('units typed as people spell them, and guideline equivalents', () => {
+  it('glucose typed in "mg/dl" is read as mg/dL; HbA1c typed as "mmol/mol Hb" is read as mmol/mol', () => {
+    expect(checkAnswer(glucose, [], 131, 'mg/dl')).toMatchObject({ value: 131, unit: 'mg/dL' });
+    expect(checkAnswer(hba1c, [], 53, 'mmol/mol Hb')).toMatchObject({ unit: 'mmol/mol', entered_value: 53 });
+  });
+
+  it('with equivalents, 48 mmol/mol is exactly 6.5 % (diabetes), not 6.543', () => {
+    const withPairs: EngineParameter = {
+      ...hba1c,
+      validation_rules: {
+        ...hba1c.validation_rules,
+        units_accepted: [
+          {
+            code: 'mmol/mol',
+            factor: 0.09148,
+            offset: 2.152,
+            equivalents: [
+              [39, 5.7],
+              [48, 6.5],
+              [53, 7.0],
+            ],
+          },
+        ],
+      },
+    };
+    expect(checkAnswer(withPairs, [], 48, 'mmol/mol')).toMatchObject({ value: 6.5, label: '48 mmol/mol (6.5 %)' });
+    expect(checkAnswer(hba1c, [], 48, 'mmol/mol')).toMatchObject({ value: 6.54304 });
+  });
+});

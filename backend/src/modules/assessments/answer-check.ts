@@ -9,7 +9,7 @@ import {
   type RangeValue,
   type UnitConversionJson,
 } from '@cds/contracts';
-import { toDay, typeClassOf, type EngineParameter } from '@cds/engine';
+import { canonicalUnit, readConversion, readInterval, toDay, toParameterUnit, typeClassOf, type EngineParameter } from '@cds/engine';
 import { sameJson } from '../../common/api-helpers';
 
 /**
@@ -61,15 +61,7 @@ export function numericLimits(parameter: EngineParameter): Limits {
     min: finite(rules.min) ? rules.min : null,
     max: finite(rules.max) ? rules.max : null,
     decimals: Number.isInteger(decimals) && (decimals as number) >= 0 ? (decimals as number) : null,
-    units: accepted.filter(
-      (u): u is Conversion =>
-        typeof u === 'object' &&
-        u !== null &&
-        typeof u.code === 'string' &&
-        finite(u.factor) &&
-        u.factor !== 0 &&
-        (u.offset === undefined || finite(u.offset)),
-    ),
+    units: accepted.filter((u): u is Conversion => readConversion(u) !== null),
   };
 }
 
@@ -100,10 +92,8 @@ export function decimalPlaces(n: number): number {
   return Math.max(0, fraction - Number(exponent ?? 0));
 }
 
-/** Conversion without float noise: 7 × 18 is 126, not 125.99999999999999. */
-function convert(n: number, c: Conversion): number {
-  return Number((n * c.factor + (c.offset ?? 0)).toPrecision(12));
-}
+/** One conversion everywhere (hooks, typed answers, impact preview): guideline equivalents included, no float noise. */
+const convert = (n: number, c: Conversion): number => toParameterUnit(n, c);
 
 /** A number as people read it: no float noise, no trailing zeros. */
 export function formatNumber(n: number): string {
@@ -193,6 +183,8 @@ export function checkAnswer(
   const numeric = isNumericParameter(parameter);
   const limits = numericLimits(parameter);
   let conversion: Conversion | null = null;
+  // An EHR or a clinician may spell the unit as people do (mmHg, mg/dl): read as its UCUM code.
+  if (unit !== undefined && unit !== null) unit = canonicalUnit(unit, [...(own ? [own] : []), ...limits.units.map((u) => u.code)]);
   if (unit !== undefined && unit !== null && unit !== own) {
     conversion = (numeric && limits.units.find((u) => u.code === unit)) || null;
     if (!conversion) {
@@ -289,4 +281,23 @@ export function withNotAvailable(options: Offered): AnswerOptionJson[] {
   return list.some((o) => o.value === NOT_AVAILABLE)
     ? list.map((o) => (o.value === NOT_AVAILABLE ? { ...o, label: NOT_AVAILABLE_LABEL } : o))
     : [...list, { label: NOT_AVAILABLE_LABEL, value: NOT_AVAILABLE }];
+}
+
+/** LOINC codes of the two blood pressures, which must be read against each other. */
+export const SYSTOLIC_LOINC = '8480-6';
+export const DIASTOLIC_LOINC = '8462-4';
+
+/**
+ * A diastolic pressure at or above the systolic cannot be measured: it is a slip (swapped fields, a
+ * digit too many) that would fire a crisis card. The refusal names both values; null when they agree
+ * or either is not a number or band (a band is refused only when no value in it could agree).
+ */
+export function pressureConflict(
+  systolic: { name: string; value: unknown; label: string },
+  diastolic: { name: string; value: unknown; label: string },
+): string | null {
+  const s = readInterval(systolic.value);
+  const d = readInterval(diastolic.value);
+  if (!s || !d || d.lo < s.hi) return null;
+  return `${diastolic.name} (${diastolic.label}) must be below ${systolic.name} (${systolic.label}); check both values`;
 }

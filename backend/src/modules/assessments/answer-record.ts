@@ -1,8 +1,17 @@
-import type { AnswerDetailJson, QuestionJson } from '@cds/contracts';
-import { decimalsFor, type EngineParameter, type EngineQuestion } from '@cds/engine';
+import { NOT_AVAILABLE, type AnswerDetailJson, type QuestionJson } from '@cds/contracts';
+import { canonicalUnit, decimalsFor, isStale, lookbackDays, type EngineParameter, type EngineQuestion } from '@cds/engine';
 import { DomainError, validationFailed } from '../../common/errors';
 import { sameJson } from '../../common/api-helpers';
-import { checkAnswer, isRefusal, withNotAvailable, type Offered } from './answer-check';
+import {
+  checkAnswer,
+  DIASTOLIC_LOINC,
+  isNumericParameter,
+  isRefusal,
+  pressureConflict,
+  SYSTOLIC_LOINC,
+  withNotAvailable,
+  type Offered,
+} from './answer-check';
 import type { AnswerDto } from './assessments.dto';
 
 /** Shared by the clinical assessment and the chat: an answer is checked, then recorded as entered. */
@@ -62,7 +71,15 @@ function recordedDecimals(parameter: EngineParameter, offered: Offered): number 
 export function repeatsAnswer(last: AnswerDetailJson | undefined, dto: AnswerDto): boolean {
   if (!last || last.parameter_id !== dto.parameter_id) return false;
   const entered = last.entered_value !== undefined && last.entered_value !== null ? last.entered_value : last.value;
-  return sameJson(entered, dto.value) && (dto.unit ?? last.units ?? null) === (last.unit ?? last.units ?? null);
+  const stored = last.unit ?? last.units ?? null;
+  // The unit as stored is the UCUM code; a retry may spell it as typed (mmHg).
+  const sent = dto.unit
+    ? canonicalUnit(
+        dto.unit,
+        [stored, last.units].filter((u): u is string => !!u),
+      )
+    : (last.units ?? null);
+  return sameJson(entered, dto.value) && sent === stored;
 }
 
 /** The parameter is not the one asked: say which is, and whether the id is known at all. */
@@ -75,4 +92,51 @@ export function notAsked(known: boolean, asked: string): DomainError {
         : `No parameter with this id is used here; the current question is about ${asked}`,
     },
   ]);
+}
+
+/**
+ * Checks the new answer against the answers already given that it must agree with (systolic above
+ * diastolic, found by LOINC code): refused 422 `out_of_range` naming both, before anything is written.
+ */
+export async function checkAgainstAnswers(
+  detail: AnswerDetailJson,
+  given: readonly AnswerDetailJson[],
+  loincCodes: (ids: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<void> {
+  const numeric = (d: AnswerDetailJson) => typeof d.value === 'number' || (typeof d.value === 'object' && d.value !== null);
+  if (!numeric(detail)) return;
+  const others = given.filter((d) => d.parameter_id !== detail.parameter_id && numeric(d));
+  if (!others.length) return;
+  const codes = await loincCodes([detail.parameter_id, ...others.map((d) => d.parameter_id)]);
+  const code = codes.get(detail.parameter_id);
+  if (code !== SYSTOLIC_LOINC && code !== DIASTOLIC_LOINC) return;
+  const counterpart = code === SYSTOLIC_LOINC ? DIASTOLIC_LOINC : SYSTOLIC_LOINC;
+  // The latest answer to the counterpart stands (a band may have been followed by its exact value).
+  const other = [...others].reverse().find((d) => codes.get(d.parameter_id) === counterpart);
+  if (!other) return;
+  const side = (d: AnswerDetailJson) => ({ name: d.display_name, value: d.value, label: d.label });
+  const [s, d] = code === SYSTOLIC_LOINC ? [detail, other] : [other, detail];
+  const message = pressureConflict(side(s), side(d));
+  if (message) throw new DomainError('out_of_range', message, [{ field: 'value', message }]);
+}
+
+/**
+ * A measured value observed longer ago than its parameter's lookback (validation_rules.lookback_days,
+ * else the default per LOINC code, as for the EHR's values) is stale: refused 422 naming the date, so the
+ * form asks for a current value (or Not available). Reason: a 2019 HbA1c must not give a current diagnosis.
+ */
+export async function checkObservedAt(
+  parameter: EngineParameter,
+  dto: AnswerDto,
+  at: Date,
+  loincCodes: (ids: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<void> {
+  if (dto.observed_at === undefined || dto.value === NOT_AVAILABLE || !isNumericParameter(parameter)) return;
+  const observed = Date.parse(dto.observed_at);
+  if (Number.isNaN(observed)) return;
+  const days = lookbackDays(parameter.validation_rules, (await loincCodes([parameter.id])).get(parameter.id) ?? null);
+  if (!isStale(observed, at.getTime(), days)) return;
+  const name = parameter.display_name || parameter.name;
+  const message = `${name} observed on ${dto.observed_at.slice(0, 10)} is older than ${days} days: enter a current value, or Not available`;
+  throw new DomainError('out_of_range', message, [{ field: 'observed_at', message }]);
 }

@@ -14,7 +14,7 @@ import { conflict, DomainError, notFound } from '../../common/errors';
 import { ListQuery, Page } from '../../common/pagination';
 import type { AuthUser } from '../../common/auth-user';
 import { iso } from '../../common/api-helpers';
-import { notAsked, questionJson, recordAnswer, repeatsAnswer } from './answer-record';
+import { checkAgainstAnswers, checkObservedAt, notAsked, questionJson, recordAnswer, repeatsAnswer } from './answer-record';
 import type { AnswerDto } from './assessments.dto';
 import { caseListFilter } from './case-history';
 import { AssessmentsRepository, type AssessmentRow, type AssessmentState, type WordingGuard } from './assessments.repository';
@@ -137,6 +137,8 @@ export class AssessmentsService {
     const parameter = k.parameterById.get(question.parameter_id)!;
     const at = new Date();
     const detail = recordAnswer(parameter, question.options, dto, at);
+    await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
+    await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));
 
     const answers: Answers = { ...row.answers, [parameter.id]: detail.value as AnswerValue };
     const details = [...row.answer_details, detail];

@@ -18,7 +18,7 @@ import type { AuthUser } from '../../common/auth-user';
 import { iso } from '../../common/api-helpers';
 import { caseListFilter } from './case-history';
 import { withNotAvailable } from './answer-check';
-import { notAsked, recordAnswer, repeatsAnswer } from './answer-record';
+import { checkAgainstAnswers, checkObservedAt, notAsked, recordAnswer, repeatsAnswer } from './answer-record';
 import type { AnswerDto, ChoiceDto } from './assessments.dto';
 import type { ChatMessage, ChatPending } from './chat-session.entity';
 import { ChatSessionsRepository, type ChatChanges, type ChatSessionRow } from './chat-sessions.repository';
@@ -119,6 +119,8 @@ export class ChatSessionsService {
         );
       const at = new Date();
       const detail = recordAnswer(parameter, pending.options, dto, at);
+      await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
+      await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));
 
       const answers: Answers = { ...row.session_data, [parameter.id]: detail.value as AnswerValue };
       // The transcript shows what the clinician chose or typed, never a stand-in value.

@@ -102,6 +102,11 @@ export class PublishedRules {
     }
   }
 
+  /** The LOINC codes stored now for these parameters (the clinical checks that span two answers find them by code). */
+  loincCodes(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.parameters.loincCodes(ids);
+  }
+
   /** Every active parameter (spec: the chat asks all of them when no rule uses any). */
   activeParameters(): Promise<EngineParameter[]> {
     return this.parameters.activeEngineParameters();

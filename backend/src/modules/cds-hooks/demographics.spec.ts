@@ -67,9 +67,10 @@ describe('demographics from the Patient resource', () => {
 });
 
 describe('blood pressure search codes', () => {
-  it('systolic and diastolic are searched as themselves and as the panel 85354-9; other codes alone', () => {
+  it('systolic and diastolic are searched as themselves and as the panel 85354-9; HbA1c with its IFCC code; other codes alone', () => {
     expect(searchCodes('8480-6')).toEqual(['8480-6', '85354-9']);
     expect(searchCodes('8462-4')).toEqual(['8462-4', '85354-9']);
-    expect(searchCodes('4548-4')).toEqual(['4548-4']);
+    expect(searchCodes('4548-4')).toEqual(['4548-4', '59261-8']);
+    expect(searchCodes('1558-6')).toEqual(['1558-6']);
   });
 });

@@ -1,6 +1,6 @@
 import type { EngineParameter } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { bundleResources, latestValue, lookbackDays } from './observations';
+import { bundleResources, checkSubjects, lookbackDays, readParameter } from './observations';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const glucose: EngineParameter = {
@@ -9,7 +9,23 @@ const glucose: EngineParameter = {
   display_name: 'Fasting Glucose',
   data_type: 'lab_range',
   units: 'mg/dL',
-  validation_rules: { min: 20, max: 800, decimals: 0, units_accepted: [{ code: 'mmol/L', factor: 18 }] },
+  validation_rules: {
+    min: 20,
+    max: 800,
+    decimals: 0,
+    units_accepted: [
+      {
+        code: 'mmol/L',
+        factor: 18,
+        equivalents: [
+          [3.0, 54],
+          [3.9, 70],
+          [5.6, 100],
+          [7.0, 126],
+        ],
+      },
+    ],
+  },
 };
 
 const obs = (over: Record<string, unknown> = {}) => ({
@@ -23,7 +39,7 @@ const obs = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const read = (list: Record<string, unknown>[], p = glucose) => latestValue('obs-1558-6', list, 'p1', p, '1558-6', NOW);
+const read = (list: Record<string, unknown>[], p = glucose) => readParameter(list, p, '1558-6', NOW).outcome;
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
@@ -36,6 +52,29 @@ const codeOf = (fn: () => unknown) => {
 describe('reading the latest Observation for a parameter', () => {
   it('converts mmol/L glucose to mg/dL (7.5 × 18 = 135) and keeps the value as given', () => {
     expect(read([obs()])).toMatchObject({ value: 135, entered_value: 7.5, unit: 'mmol/L', observation_id: 'o1' });
+  });
+
+  it('fasting glucose 7.0 mmol/L is the published 126 mg/dL, and 5.6 mmol/L is 100 mg/dL', () => {
+    expect(read([obs({ valueQuantity: { value: 7.0, code: 'mmol/L' } })])).toMatchObject({ value: 126 });
+    expect(read([obs({ valueQuantity: { value: 5.6, code: 'mmol/L' } })])).toMatchObject({ value: 100 });
+  });
+
+  it('glucose sent in mg/dl (not UCUM, but the common spelling) is read as mg/dL', () => {
+    expect(read([obs({ valueQuantity: { value: 131, system: 'http://unitsofmeasure.org', code: 'mg/dl' } })])).toMatchObject({
+      value: 131,
+      unit: 'mg/dL',
+    });
+  });
+
+  it('a result dated in the future is never the latest: the older one decides and the future one is listed', () => {
+    const r = readParameter(
+      [obs({ id: 'future', effectiveDateTime: '2030-01-01', valueQuantity: { value: 300, code: 'mg/dL' } }), obs()],
+      glucose,
+      '1558-6',
+      NOW,
+    );
+    expect(r.outcome).toMatchObject({ value: 135, observation_id: 'o1' });
+    expect(r.future).toEqual([{ id: 'future', text: 'Fasting Glucose 300 mg/dL dated 2030-01-01' }]);
   });
 
   it('skips preliminary and entered-in-error results; the latest usable one decides', () => {
@@ -64,15 +103,29 @@ describe('reading the latest Observation for a parameter', () => {
     expect(lookbackDays({ ...glucose, validation_rules: { lookback_days: 7 } }, '1558-6')).toBe(7);
   });
 
-  it('refuses what would give a wrong card: unconvertible unit, non-UCUM system, implausible value, another patient', () => {
-    expect(codeOf(() => read([obs({ valueQuantity: { value: 1.2, system: 'http://unitsofmeasure.org', code: 'g/L' } })]))).toBe(
-      'unit_not_accepted',
-    );
-    expect(codeOf(() => read([obs({ valueQuantity: { value: 7.5, system: 'http://example.org/units', code: 'mmol/L' } })]))).toBe(
-      'unit_not_accepted',
-    );
-    expect(codeOf(() => read([obs({ valueQuantity: { value: 900, code: 'mg/dL' } })]))).toBe('out_of_range');
-    expect(codeOf(() => read([obs({ subject: { reference: 'Patient/p2' } })]))).toBe('invalid_prefetch');
+  it('sets aside (never guesses) what would give a wrong card: unconvertible unit, non-UCUM system, implausible value; an older value does not stand in', () => {
+    const older = obs({ id: 'older', effectiveDateTime: '2026-11-10T08:00:00Z', valueQuantity: { value: 99, code: 'mg/dL' } });
+    expect(read([obs({ valueQuantity: { value: 1.2, system: 'http://unitsofmeasure.org', code: 'g/L' } }), older])).toMatchObject({
+      reason: 'set_aside',
+      text: 'Fasting Glucose 1.2 g/L of 2026-11-20 set aside: a unit that cannot be converted to mg/dL',
+    });
+    expect(read([obs({ valueQuantity: { value: 7.5, system: 'http://example.org/units', code: 'mmol/L' } })])).toMatchObject({
+      reason: 'set_aside',
+      text: expect.stringContaining('a unit outside UCUM (http://example.org/units)'),
+    });
+    expect(read([obs({ valueQuantity: { value: 900, code: 'mg/dL' } })])).toMatchObject({
+      reason: 'set_aside',
+      text: 'Fasting Glucose 900 mg/dL of 2026-11-20 set aside: outside the plausible range 20 to 800 mg/dL',
+    });
+    expect(read([obs({ valueQuantity: undefined, valueString: 'hemolysed' })])).toMatchObject({
+      reason: 'set_aside',
+      text: expect.stringContaining('no numeric value'),
+    });
+  });
+
+  it('another patient in the prefetch is an invalid request (400), not a value to set aside', () => {
+    expect(codeOf(() => checkSubjects('obs-1558-6', [obs({ subject: { reference: 'Patient/p2' } })], 'p1'))).toBe('invalid_prefetch');
+    expect(codeOf(() => checkSubjects('obs-1558-6', [obs()], 'p1'))).toBeNull();
   });
 
   it('a prefetch Bundle must hold only the expected resource type (an OperationOutcome entry is ignored)', () => {

@@ -1,53 +1,37 @@
-import type { EngineParameter } from '@cds/engine';
+import {
+  inParameterUnit,
+  isStale,
+  isUnreadable,
+  lookbackDays as defaultLookback,
+  readCodes,
+  readHistory,
+  unitDisplay,
+  type EngineParameter,
+  type RangeAnswer,
+  type RecordResult,
+} from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { numericLimits, isNumericParameter } from '../assessments';
-
-export const LOINC = 'http://loinc.org';
-const UCUM = 'http://unitsofmeasure.org';
-const DAY_MS = 86_400_000;
+import { formatNumber, isNumericParameter, numericLimits } from '../assessments';
 
 /**
- * How old a value may be and still count, when the parameter does not say
- * (validation_rules.lookback_days). HbA1c reflects 2 to 3 months, so 90 days; fasting glucose
- * likewise; blood pressure is re-measured at every visit, so 30 days; BMI, UACR and eGFR are
- * yearly checks, so 365 days. Anything else: 365 days.
+ * A hook call's reading of the record for one parameter: the engine reads the Observations (statuses,
+ * dates, comparators, units); this says what became of them in words a card can carry. Nothing here
+ * refuses the call for a bad Observation: only the request itself (a resource of the wrong type or
+ * about another patient) is refused.
  */
-const DEFAULT_LOOKBACK_DAYS: Record<string, number> = {
-  '4548-4': 90,
-  '1558-6': 90,
-  '8480-6': 30,
-  '8462-4': 30,
-  '39156-5': 365,
-  '9318-7': 365,
-  '33914-3': 365,
-  '62238-1': 365,
-};
-const FALLBACK_LOOKBACK_DAYS = 365;
 
-/** Panels that carry a code as a component: blood pressure is often recorded as the panel 85354-9. */
-const PANELS_WITH: Record<string, string[]> = {
-  '8480-6': ['85354-9'],
-  '8462-4': ['85354-9'],
-};
-
-/** The codes an Observation search for this LOINC code asks for: the code itself and any panel that carries it. */
-export function searchCodes(loinc: string): string[] {
-  return [loinc, ...(PANELS_WITH[loinc] ?? [])];
-}
+export { LOINC_SYSTEM as LOINC, searchCodes } from '@cds/engine';
 
 export function lookbackDays(parameter: EngineParameter, loinc: string): number {
-  const own = parameter.validation_rules?.lookback_days;
-  return typeof own === 'number' && Number.isInteger(own) && own > 0 ? own : (DEFAULT_LOOKBACK_DAYS[loinc] ?? FALLBACK_LOOKBACK_DAYS);
+  return defaultLookback(parameter.validation_rules, loinc);
 }
 
-/** Statuses whose value stands; preliminary, cancelled and entered-in-error ones do not. */
-const USABLE_STATUS = new Set(['final', 'amended', 'corrected']);
-
 export interface ObservedValue {
-  /** In the parameter's unit. */
-  value: number;
-  /** As the Observation gave it. */
+  /** In the parameter's unit: a number, or an interval when the result carried a comparator (< 15). */
+  value: number | RangeAnswer;
+  /** As the Observation gave it (the comparator's bound for an interval). */
   entered_value: number;
+  comparator: RecordResult['comparator'];
   unit: string;
   at: Date;
   observation_id: string | null;
@@ -55,9 +39,18 @@ export interface ObservedValue {
 
 /** Why an Observation gave no value: shown on the undetermined card. */
 export interface NoValue {
-  reason: 'no_observation' | 'stale' | 'no_date';
+  reason: 'no_observation' | 'stale' | 'no_date' | 'set_aside';
   at?: Date;
   lookback_days?: number;
+  /** For `set_aside`: what was set aside and why ("HbA1c 48 % set aside: outside the plausible range 3 to 20 %"). */
+  text?: string;
+}
+
+/** What the record says for one parameter: its value or why there is none, plus results dated in the future (never used, listed). */
+export interface ParameterReading {
+  outcome: ObservedValue | NoValue;
+  /** By Observation id (null when it has none), so a result two parameters read is listed once. */
+  future: { id: string | null; text: string }[];
 }
 
 type Json = Record<string, unknown>;
@@ -87,85 +80,55 @@ export function bundleResources(key: string, value: unknown, resourceType: strin
   return resources;
 }
 
-function codes(concept: unknown): string[] {
-  if (!isObject(concept) || !Array.isArray(concept.coding)) return [];
-  return concept.coding
-    .filter((c): c is Json => isObject(c) && c.system === LOINC && typeof c.code === 'string')
-    .map((c) => c.code as string);
-}
-
-function effectiveAt(o: Json): Date | null {
-  const period = isObject(o.effectivePeriod) ? o.effectivePeriod : {};
-  const raw = o.effectiveDateTime ?? o.effectiveInstant ?? period.end ?? period.start ?? o.issued;
-  if (typeof raw !== 'string') return null;
-  const t = Date.parse(raw);
-  return Number.isNaN(t) ? null : new Date(t);
-}
-
-/** The Observation's quantity for this LOINC code: its own value, or a component's (a blood-pressure panel). */
-function quantityFor(o: Json, loinc: string): Json | null {
-  if (codes(o.code).includes(loinc)) return isObject(o.valueQuantity) ? o.valueQuantity : null;
-  for (const c of Array.isArray(o.component) ? o.component : []) {
-    if (isObject(c) && codes(c.code).includes(loinc)) return isObject(c.valueQuantity) ? c.valueQuantity : null;
-  }
-  return null;
-}
-
-/**
- * The latest usable value of one LOINC code for the patient, in the parameter's unit. A value older
- * than the lookback window counts as unknown. A unit that cannot be converted, or a value outside
- * the parameter's plausible limits, is refused (422): guessing would risk a wrong card.
- */
-export function latestValue(
-  key: string,
-  observations: readonly Json[],
-  patientId: string,
-  parameter: EngineParameter,
-  loinc: string,
-  now: Date,
-): ObservedValue | NoValue {
-  const candidates: { o: Json; q: Json; at: Date | null }[] = [];
+/** Another patient's record in this patient's call is an invalid request, not a bad value: 400. */
+export function checkSubjects(key: string, observations: readonly Json[], patientId: string): void {
   for (const o of observations) {
     const subject = isObject(o.subject) ? o.subject.reference : undefined;
     if (subject !== `Patient/${patientId}`)
       throw invalidPrefetch(key, `holds an Observation about ${String(subject ?? 'no patient').slice(0, 80)}, not Patient/${patientId}`);
-    if (typeof o.status !== 'string' || !USABLE_STATUS.has(o.status)) continue;
-    const q = quantityFor(o, loinc);
-    if (q) candidates.push({ o, q, at: effectiveAt(o) });
   }
-  if (!candidates.length) return { reason: 'no_observation' };
-  const dated = candidates.filter((c) => c.at !== null).sort((a, b) => b.at!.getTime() - a.at!.getTime());
-  if (!dated.length) return { reason: 'no_date' };
-  const { o, q, at } = dated[0];
-  const days = lookbackDays(parameter, loinc);
-  if (now.getTime() - at!.getTime() > days * DAY_MS) return { reason: 'stale', at: at!, lookback_days: days };
+}
 
+const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** "48 %", "< 15 mL/min/1.73 m²": a result as the EHR gave it. */
+export function givenText(r: Pick<RecordResult, 'value' | 'comparator' | 'unit'>): string {
+  if (r.value === null) return 'with no numeric value';
+  const unit = r.unit ? ` ${unitDisplay(r.unit)}` : '';
+  return `${r.comparator ? `${r.comparator} ` : ''}${formatNumber(r.value)}${unit}`;
+}
+
+/**
+ * The latest usable, non-future result of the parameter's codes (its own LOINC code and any code of the
+ * same measure, e.g. IFCC HbA1c 59261-8 for 4548-4), in the parameter's unit. Older than the lookback:
+ * unknown (stale). A latest result that cannot be read (unknown unit, implausible value, no number) is
+ * set aside: the rules that need it are undetermined, and an older result does not stand in for it.
+ */
+export function readParameter(observations: readonly Json[], parameter: EngineParameter, loinc: string, now: Date): ParameterReading {
+  const history = readHistory(observations, readCodes(loinc), now.getTime());
   const name = parameter.display_name || parameter.name;
-  const refuse = (code: 'unit_not_accepted' | 'out_of_range', message: string) =>
-    new DomainError(code, message, [{ field: `prefetch.${key}`, message }]);
-  if (typeof q.value !== 'number' || !Number.isFinite(q.value)) throw invalidPrefetch(key, `${name} Observation has no numeric value`);
-  if (q.system !== undefined && q.system !== UCUM)
-    throw refuse('unit_not_accepted', `${name} is given in a unit outside UCUM (${String(q.system).slice(0, 100)})`);
-  const unit = typeof q.code === 'string' ? q.code : typeof q.unit === 'string' ? q.unit : null;
-  const own = parameter.units ?? null;
+  const future = history.future.map((r) => ({ id: r.id, text: `${name} ${givenText(r)} dated ${day(r.at)}` }));
+  const last = history.results[0];
+  if (!last) return { outcome: { reason: history.undated.length ? 'no_date' : 'no_observation' }, future };
+  const days = lookbackDays(parameter, loinc);
+  if (isStale(last.at, now.getTime(), days)) return { outcome: { reason: 'stale', at: new Date(last.at), lookback_days: days }, future };
+  const setAside = (why: string): ParameterReading => ({
+    outcome: { reason: 'set_aside', at: new Date(last.at), text: `${name} ${givenText(last)} of ${day(last.at)} set aside: ${why}` },
+    future,
+  });
+  if (!isNumericParameter(parameter)) return setAside(`${name} is not a measured value`);
   const limits = numericLimits(parameter);
-  if (!isNumericParameter(parameter)) throw invalidPrefetch(key, `${name} is not a measured value`);
-  let value = q.value;
-  if (unit !== own) {
-    const conversion = limits.units.find((u) => u.code === unit);
-    if (!conversion) {
-      const accepted = [own, ...limits.units.map((u) => u.code)].filter(Boolean).join(' or ');
-      throw refuse(
-        'unit_not_accepted',
-        `${name} is given in ${String(unit ?? 'no unit').slice(0, 50)}, which cannot be converted to ${own}; accepted: ${accepted}`,
-      );
-    }
-    value = q.value * conversion.factor + (conversion.offset ?? 0);
-  }
-  if ((limits.min !== null && value < limits.min) || (limits.max !== null && value > limits.max))
-    throw refuse(
-      'out_of_range',
-      `${name} ${q.value} ${unit ?? ''} is outside the plausible range ${limits.min} to ${limits.max} ${own ?? ''}`.trim(),
-    );
-  return { value, entered_value: q.value, unit: unit ?? own ?? '', at: at!, observation_id: typeof o.id === 'string' ? o.id : null };
+  const read = inParameterUnit(last, { unit: parameter.units ?? null, min: limits.min, max: limits.max, conversions: limits.units });
+  if (isUnreadable(read)) return setAside(read.problem);
+  return {
+    outcome: {
+      value: read.value,
+      entered_value: read.given,
+      comparator: last.comparator,
+      unit: read.unit ?? parameter.units ?? '',
+      at: new Date(last.at),
+      observation_id: last.id,
+    },
+    future,
+  };
 }

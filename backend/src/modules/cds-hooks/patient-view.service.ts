@@ -11,7 +11,16 @@ import {
   type FindingJson,
   type UndeterminedRuleJson,
 } from '@cds/contracts';
-import { clinicalStep, OPERATOR_SYMBOL, unitDisplay, type Answers, type EngineParameter } from '@cds/engine';
+import {
+  clinicalStep,
+  OPERATOR_SYMBOL,
+  readInterval,
+  searchKey,
+  unitDisplay,
+  type Answers,
+  type EngineParameter,
+  type RangeAnswer,
+} from '@cds/engine';
 import { DomainError } from '../../common/errors';
 import { formatNumber } from '../assessments';
 import { enteredOf, toResult } from '../assessments';
@@ -20,19 +29,53 @@ import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client
 import { parsePatientViewRequest, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
 import { ageOn, demographicOf, sexAnswer, type Demographic } from './demographics';
-import { bundleResources, latestValue, LOINC, searchCodes, type NoValue, type ObservedValue } from './observations';
+import {
+  bundleResources,
+  checkSubjects,
+  givenText,
+  LOINC,
+  readParameter,
+  searchCodes,
+  type NoValue,
+  type ObservedValue,
+} from './observations';
 import { PrefillTickets } from './prefill.service';
 
 export const PATIENT_VIEW = 'patient-view';
 const PATIENT_KEY = 'patient';
+/** A FHIR server's answer for one search is bounded in time and size; over either, that input is set aside, not the call. */
 const FETCH_TIMEOUT_MS = 5000;
+const FETCH_MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * Results asked per code: the latest valid result may sit behind future-dated, unreadable or
+ * (from a server that ignores the status filter) invalid ones; ten keeps that likely while bounding
+ * the cost of a call. The longest history the published rules need today is the latest value.
+ */
+export const HISTORY_COUNT = 10;
+/** The statuses that count, asked of the server too (and checked again here, whatever it sends). */
+const STATUS_FILTER = 'final,amended,corrected';
+/** The LOINC codes of the two blood pressures, checked against each other (a diastolic at or above the systolic is an error of the record). */
+const SYSTOLIC = '8480-6';
+const DIASTOLIC = '8462-4';
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
 const REFUSALS = new Set(['invalid_client_jwt', 'fhir_server_not_allowed']);
 const SUMMARY_MAX = 140;
 
-export const observationKey = (loinc: string) => `obs-${loinc}`;
+/** One prefetch key per search: parameters whose codes are one measure (NGSP and IFCC HbA1c) share it. */
+export const observationKey = (loinc: string) => `obs-${searchKey(loinc)}`;
+
+/** A fetch from the EHR's FHIR server that gave no data for one key: only the inputs it carries are set aside. */
+class FetchFailed extends Error {}
+
+/** What the EHR sent is its request (a wrong shape or patient is 400); what its server answered is one input, set aside. */
+function fetchFailure(e: unknown, fromServer: boolean): FetchFailed | null {
+  if (e instanceof FetchFailed) return e;
+  if (fromServer && e instanceof DomainError && e.code === 'invalid_prefetch')
+    return new FetchFailed(`the FHIR server's answer is unusable (${e.message.replace(/^prefetch\.[^:]*: /, '')})`);
+  return null;
+}
 
 /** A service id this app does not offer (404): said only to a verified client. */
 export const unknownService = (id: string) =>
@@ -76,7 +119,7 @@ export class PatientViewService {
     const { knowledge: k, loincCodes } = await this.snapshots.fresh();
     const { measured } = needsOf(k, loincCodes);
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
-    for (const m of measured) prefetch[observationKey(m.loinc)] = observationQuery('{{context.patientId}}', m.loinc);
+    for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
     return {
       hook: PATIENT_VIEW,
       id: PATIENT_VIEW,
@@ -149,24 +192,82 @@ export class PatientViewService {
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
-    await Promise.all(
-      measured.map(async (m) => {
-        const key = observationKey(m.loinc);
-        const resources = bundleResources(key, await this.prefetched(req, key, observationQuery(patientId, m.loinc), fresh), 'Observation');
-        const v = latestValue(key, resources, patientId, m.parameter, m.loinc, now);
-        if ('value' in v) observed.set(m.parameter.id, v);
-        else missing.set(m.parameter.id, v);
+    /** What the info card lists: values set aside, inputs not fetched, results dated in the future. */
+    const setAside: string[] = [];
+    const future: string[] = [];
+    const fetches = { tried: 0, failed: [] as FetchFailed[] };
+    // One fetch per search key, however many parameters read it.
+    const searches = new Map<string, Measured[]>();
+    for (const m of measured) searches.set(observationKey(m.loinc), [...(searches.get(observationKey(m.loinc)) ?? []), m]);
+    // Each search's notes are kept in its own slot, so the info card lists them in one order whatever answers first.
+    const notes = await Promise.all(
+      [...searches].map(async ([key, group]) => {
+        const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
+        const fromServer = !(key in req.prefetch);
+        let resources: Json[];
+        try {
+          if (fromServer) fetches.tried++;
+          resources = bundleResources(
+            key,
+            await this.prefetched(req, key, observationQuery(patientId, group[0].loinc), fresh),
+            'Observation',
+          );
+          checkSubjects(key, resources, patientId);
+        } catch (e) {
+          const failed = fetchFailure(e, fromServer);
+          if (!failed) throw e;
+          fetches.failed.push(failed);
+          const names = group.map((m) => m.parameter.display_name || m.parameter.name).join(', ');
+          out.setAside.push(`${names} not read: ${failed.message}`);
+          for (const m of group) missing.set(m.parameter.id, { reason: 'set_aside', text: failed.message });
+          return out;
+        }
+        for (const m of group) {
+          const { outcome, future: later } = readParameter(resources, m.parameter, m.loinc, now);
+          out.future.push(...later);
+          if ('value' in outcome) observed.set(m.parameter.id, outcome);
+          else {
+            missing.set(m.parameter.id, outcome);
+            if (outcome.reason === 'set_aside') out.setAside.push(outcome.text!);
+          }
+        }
+        return out;
       }),
     );
+    const listed = new Set<string>();
+    for (const n of notes) {
+      setAside.push(...n.setAside);
+      for (const f of n.future) {
+        if (f.id !== null && listed.has(f.id)) continue;
+        if (f.id !== null) listed.add(f.id);
+        future.push(f.text);
+      }
+    }
+    setAside.push(...implausiblePressures(measured, observed, missing));
     const fromPatient = new Map<string, string | number | boolean>();
     const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
     if (wanted.length || PATIENT_KEY in req.prefetch) {
-      const patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
+      const fromServer = !(PATIENT_KEY in req.prefetch);
+      let patient: Json | null = null;
+      try {
+        if (fromServer) fetches.tried++;
+        patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
+      } catch (e) {
+        const failed = fetchFailure(e, fromServer);
+        if (!failed) throw e;
+        fetches.failed.push(failed);
+        setAside.push(
+          `Patient (${wanted.map((d) => d.parameter.display_name || d.parameter.name).join(', ') || 'demographics'}) not read: ${failed.message}`,
+        );
+      }
       for (const d of patient ? wanted : []) {
         const v = d.kind === 'age' ? ageOn(patient!, now) : sexAnswer(patient!, d.parameter, k.rules, k.parameters);
         if (v !== null) fromPatient.set(d.parameter.id, v);
       }
     }
+    // Nothing could be read at all: the data is unavailable (CDS Hooks: 412), not a patient without findings.
+    if (fetches.tried > 0 && fetches.failed.length === fetches.tried && Object.keys(req.prefetch).length === 0)
+      throw new DomainError('fhir_data_unavailable', `No data could be read for this patient: ${fetches.failed[0].message}`);
 
     const answers: Answers = {};
     const details: AnswerDetailJson[] = [];
@@ -177,7 +278,8 @@ export class PatientViewService {
       answers[p.id] = v ? v.value : (given ?? 'unknown');
       if (v) {
         details.push(detailOf(p, v, now));
-        prefill.push(prefillOf(p, v.entered_value, v.unit, v.at.toISOString(), 'observation'));
+        // A result with a comparator ("< 15") has no single number to prefill; the form asks for it.
+        if (typeof v.value === 'number') prefill.push(prefillOf(p, v.entered_value, v.unit, v.at.toISOString(), 'observation'));
       } else if (given !== undefined) {
         details.push(patientDetailOf(p, given, now));
         prefill.push(prefillOf(p, given, typeof given === 'number' ? (p.units ?? null) : null, null, 'patient'));
@@ -189,6 +291,7 @@ export class PatientViewService {
     const result = toResult(step, k, enteredOf(details));
     const cards = result.findings.map((f) => findingCard(f, k, observed));
     if (result.undetermined_rules.length) cards.push(undeterminedCard(result.undetermined_rules, k, missing));
+    if (setAside.length || future.length) cards.push(setAsideCard(setAside, future));
     // Each card's uuid maps feedback back to the rule and version it stands for.
     const issued = cards.map((c, i) => {
       const f = result.findings[i];
@@ -224,28 +327,66 @@ export class PatientViewService {
    */
   private async prefetched(req: PatientViewRequest, key: string, query: string, fresh: boolean): Promise<unknown> {
     if (key in req.prefetch) return req.prefetch[key];
-    if (!req.fhirServer)
-      throw new DomainError('fhir_data_unavailable', `prefetch.${key} is missing and no fhirServer was given to fetch it from`, [
-        { field: `prefetch.${key}`, message: 'missing' },
-      ]);
+    if (!req.fhirServer) throw new FetchFailed('not prefetched, and no fhirServer was given to fetch it from');
     if (!fresh) throw new StaleSnapshot();
     const headers: Record<string, string> = { accept: 'application/fhir+json' };
     if (req.fhirAuthorization) headers.authorization = `Bearer ${req.fhirAuthorization.access_token}`;
     let res: Response;
     try {
       res = await fetch(`${req.fhirServer}/${query}`, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
-    } catch {
-      throw new DomainError('fhir_data_unavailable', `The FHIR server could not be reached for ${key}`);
+    } catch (e) {
+      throw new FetchFailed(
+        timedOut(e) ? `the FHIR server did not answer within ${FETCH_TIMEOUT_MS / 1000} s` : 'the FHIR server could not be reached',
+      );
     }
     if (!res.ok) {
-      await res.body?.cancel();
-      throw new DomainError('fhir_data_unavailable', `The FHIR server answered ${res.status} for ${key}`);
+      await res.body?.cancel().catch(() => undefined);
+      throw new FetchFailed(`the FHIR server answered ${res.status}`);
     }
-    try {
-      return await res.json();
-    } catch {
-      throw new DomainError('fhir_data_unavailable', `The FHIR server sent something other than JSON for ${key}`);
+    return boundedJson(res);
+  }
+}
+
+/** An abort by AbortSignal.timeout (a DOMException, which may come from another realm than this code's Error). */
+const timedOut = (e: unknown) => {
+  const name = (x: unknown) => (typeof x === 'object' && x !== null ? (x as { name?: unknown }).name : undefined);
+  return name(e) === 'TimeoutError' || name((e as { cause?: unknown } | null)?.cause) === 'TimeoutError';
+};
+
+/**
+ * The response body as JSON, read at most FETCH_MAX_BYTES: the bytes are counted as they arrive, since
+ * a Content-Length may be absent or wrong (chunked encoding), and the read stops at the bound.
+ */
+async function boundedJson(res: Response): Promise<unknown> {
+  const tooLarge = () => new FetchFailed(`the FHIR server's answer is larger than ${FETCH_MAX_BYTES / (1024 * 1024)} MB`);
+  if (Number(res.headers.get('content-length')) > FETCH_MAX_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    const reader = res.body?.getReader();
+    for (;;) {
+      const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (chunk.done) break;
+      total += chunk.value.byteLength;
+      if (total > FETCH_MAX_BYTES) {
+        await reader!.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(chunk.value);
     }
+  } catch (e) {
+    if (e instanceof FetchFailed) throw e;
+    throw new FetchFailed(
+      timedOut(e) ? `the FHIR server did not answer within ${FETCH_TIMEOUT_MS / 1000} s` : 'the FHIR server broke off its answer',
+    );
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new FetchFailed('the FHIR server sent something other than JSON');
   }
 }
 
@@ -282,10 +423,10 @@ function patientOf(value: unknown, patientId: string): Json | null {
 }
 
 export function observationQuery(patientId: string, loinc: string): string {
-  const codes = searchCodes(loinc)
+  const codes = searchCodes(searchKey(loinc))
     .map((c) => `${LOINC}|${c}`)
     .join(',');
-  return `Observation?patient=${patientId}&code=${codes}&_sort=-date&_count=1`;
+  return `Observation?patient=${patientId}&code=${codes}&status=${STATUS_FILTER}&_sort=-date&_count=${HISTORY_COUNT}`;
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -304,21 +445,81 @@ function shown(n: number, p: EngineParameter): number {
 
 function detailOf(p: EngineParameter, v: ObservedValue, now: Date): AnswerDetailJson {
   const converted = v.unit !== (p.units ?? '');
-  return {
+  const base = {
     parameter_id: p.id,
     parameter_name: p.name,
     display_name: p.display_name,
     units: p.units ?? null,
-    value: v.value,
     unit: v.unit,
+    observed_at: v.at.toISOString(),
+    answered_at: now.toISOString(),
+  };
+  if (typeof v.value !== 'number') {
+    // "< 15": an interval, decided three-valued like a band the clinician chose.
+    const bound = v.value.max ?? v.value.min!;
+    const given = givenText({ value: v.entered_value, comparator: v.comparator, unit: v.unit });
+    return {
+      ...base,
+      value: v.value as RangeAnswer as AnswerDetailJson['value'],
+      ...(converted ? { entered_value: comparatorBand(v) } : {}),
+      entered_as: 'band',
+      label: converted ? `${given} (${v.comparator} ${withUnit(shown(bound, p), p.units ?? null)})` : given,
+    };
+  }
+  return {
+    ...base,
+    value: v.value,
     ...(converted ? { entered_value: v.entered_value } : {}),
     entered_as: 'typed',
     label: converted
       ? `${withUnit(v.entered_value, v.unit)} (${withUnit(shown(v.value, p), p.units ?? null)})`
       : withUnit(v.value, p.units ?? null),
-    observed_at: v.at.toISOString(),
-    answered_at: now.toISOString(),
   };
+}
+
+/** The interval as the EHR gave it, in its own unit. */
+function comparatorBand(v: ObservedValue): AnswerDetailJson['entered_value'] {
+  const below = v.comparator === '<' || v.comparator === '<=';
+  return {
+    type: 'range',
+    min: below ? null : v.entered_value,
+    max: below ? v.entered_value : null,
+    min_inclusive: v.comparator !== '>',
+    max_inclusive: v.comparator !== '<',
+  };
+}
+
+/**
+ * A diastolic pressure at or above the systolic is an error of the record (swapped fields, a typing
+ * slip), never a crisis: both are set aside, so no card stands on either.
+ */
+function implausiblePressures(
+  measured: readonly Measured[],
+  observed: Map<string, ObservedValue>,
+  missing: Map<string, NoValue>,
+): string[] {
+  const out: string[] = [];
+  for (const s of measured.filter((m) => m.loinc === SYSTOLIC)) {
+    for (const d of measured.filter((m) => m.loinc === DIASTOLIC)) {
+      const sv = observed.get(s.parameter.id);
+      const dv = observed.get(d.parameter.id);
+      const si = sv && readInterval(sv.value);
+      const di = dv && readInterval(dv.value);
+      if (!si || !di || di.lo < si.hi) continue;
+      const text = (m: Measured, v: ObservedValue) =>
+        `${m.parameter.display_name || m.parameter.name} ${givenText({ value: v.entered_value, comparator: v.comparator, unit: v.unit })} of ${day(v.at)}`;
+      const why = 'the diastolic pressure is not below the systolic';
+      out.push(`${text(s, sv!)} and ${text(d, dv!)} set aside: ${why}`);
+      for (const [m, v] of [
+        [s, sv!],
+        [d, dv!],
+      ] as const) {
+        observed.delete(m.parameter.id);
+        missing.set(m.parameter.id, { reason: 'set_aside', at: v.at, text: why });
+      }
+    }
+  }
+  return out;
 }
 
 function patientDetailOf(p: EngineParameter, value: string | number | boolean, now: Date): AnswerDetailJson {
@@ -400,6 +601,7 @@ function findingCard(f: FindingJson, k: Knowledge, observed: ReadonlyMap<string,
 }
 
 function missingText(reason: string, no: NoValue | undefined): string {
+  if (no?.reason === 'set_aside') return `set aside: ${no.text?.replace(/^.* set aside: /, '') ?? 'unreadable'}`;
   if (no?.reason === 'stale') return `latest Observation of ${day(no.at!)} is older than ${no.lookback_days} days`;
   if (no?.reason === 'no_date') return 'the Observation has no date';
   if (no?.reason === 'no_observation') return 'no Observation found';
@@ -433,6 +635,27 @@ function undeterminedCard(rules: readonly UndeterminedRuleJson[], k: Knowledge, 
     summary: summaryOf(`${rules.length} rule${rules.length === 1 ? '' : 's'} undetermined: missing ${[...inputs.keys()].join(', ')}`),
     indicator: 'info',
     source: { label: label || 'DiabetesCDS published rule sets' },
+    detail: lines.join('\n'),
+    links: [],
+  };
+}
+
+/** One info card for everything the record held that was not used, and why: a clinician can check it in the chart. */
+function setAsideCard(setAside: readonly string[], future: readonly string[]): CdsCardJson {
+  const lines: string[] = [];
+  if (setAside.length)
+    lines.push('Set aside from the record (the rules that need these are undetermined):', '', ...setAside.map((t) => `- ${md(t)}`));
+  if (future.length) {
+    if (lines.length) lines.push('');
+    lines.push('Results dated in the future, not used as the latest:', '', ...future.map((t) => `- ${md(t)}`));
+  }
+  const first = setAside[0] ?? `future-dated: ${future[0]}`;
+  const total = setAside.length + future.length;
+  return {
+    uuid: randomUUID(),
+    summary: summaryOf(total === 1 ? first : `${total} results set aside from the record: ${first}; …`),
+    indicator: 'info',
+    source: { label: 'DiabetesCDS reading of the record' },
     detail: lines.join('\n'),
     links: [],
   };

@@ -13,7 +13,7 @@ import {
   type RangeValue,
   type UndeterminedRuleJson,
 } from '@cds/contracts';
-import { OPERATOR_SYMBOL, typeClassOf, unitDisplay, type EngineParameter } from '@cds/engine';
+import { codeForUnit, OPERATOR_SYMBOL, typeClassOf, unitDisplay, type EngineParameter } from '@cds/engine';
 import type {
   Coding,
   Extension,
@@ -194,7 +194,7 @@ export function observation(
   if (band) {
     const bandUnit = isRange(d.entered_value) ? unit : d.units;
     return clean({
-      ...base,
+      ...inUnit(ctx, base, p, bandUnit),
       valueRange: clean({
         low: band.min !== null ? ucumQuantity(band.min, bandUnit) : undefined,
         high: band.max !== null ? ucumQuantity(band.max, bandUnit) : undefined,
@@ -202,7 +202,15 @@ export function observation(
     });
   }
   const entered = typeof d.entered_value === 'number' ? d.entered_value : d.value;
-  return typeof entered === 'number' ? { ...base, valueQuantity: ucumQuantity(entered, unit) } : null;
+  return typeof entered === 'number' ? { ...inUnit(ctx, base, p, unit), valueQuantity: ucumQuantity(entered, unit) } : null;
+}
+
+/** The LOINC code that matches the unit the value is written in: HbA1c in mmol/mol is 59261-8, never 4548-4 (a % code). */
+function inUnit(ctx: FhirContext, base: Observation, p: EngineParameter, unit: string | null | undefined): Observation {
+  const loinc = ctx.loinc.get(p.id);
+  const code = loinc ? codeForUnit(loinc, unit) : undefined;
+  if (!code || code === loinc) return base;
+  return { ...base, code: { ...base.code, coding: [{ ...parameterCoding(ctx, p), code }] } };
 }
 
 /** "HbA1c ≥ 6.5 %": a condition as people read it. */

@@ -363,8 +363,20 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       min: 3,
       max: 20,
       decimals: 1,
-      // IFCC units: % = mmol/mol × 0.09148 + 2.152 (NGSP/IFCC master equation).
-      units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152 }],
+      // IFCC units: % = mmol/mol × 0.09148 + 2.152 (NGSP/IFCC master equation), through the cut-points
+      // ADA publishes in both units (39 / 48 / 53 mmol/mol = 5.7 / 6.5 / 7.0 %), so 48 mmol/mol is diabetes.
+      units_accepted: [
+        {
+          code: 'mmol/mol',
+          factor: 0.09148,
+          offset: 2.152,
+          equivalents: [
+            [39, 5.7],
+            [48, 6.5],
+            [53, 7.0],
+          ],
+        },
+      ],
       source: ADA_2,
       ranges: [band('normal', 'Normal', 3, 5.7), band('prediabetes', 'Prediabetes', 5.7, 6.5), top('diabetes', 'Diabetes', 6.5, 20)],
       time_constraint: 'last_3_months',
@@ -388,7 +400,20 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       min: 20,
       max: 800,
       decimals: 0,
-      units_accepted: [{ code: 'mmol/L', factor: 18 }],
+      // mmol/L × 18, through ADA's published pairs: hypoglycaemia levels 2 and 1 (3.0 / 3.9 mmol/L = 54 / 70
+      // mg/dL, Section 6) and the fasting cut-points (5.6 / 7.0 mmol/L = 100 / 126 mg/dL, Section 2).
+      units_accepted: [
+        {
+          code: 'mmol/L',
+          factor: 18,
+          equivalents: [
+            [3.0, 54],
+            [3.9, 70],
+            [5.6, 100],
+            [7.0, 126],
+          ],
+        },
+      ],
       source: ADA_2,
       ranges: [
         band('hypoglycemia', 'Below 70 (hypoglycaemia)', 20, 70),
@@ -491,8 +516,18 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       min: 0,
       max: 5000,
       decimals: 0,
-      // mg/mmol creatinine × 8.84 = mg/g creatinine.
-      units_accepted: [{ code: 'mg/mmol', factor: 8.84 }],
+      // mg/mmol creatinine × 8.84 = mg/g creatinine, through the KDIGO categories published in both units
+      // (3 / 30 mg/mmol = 30 / 300 mg/g): UACR 3.0 mg/mmol is A2, not 26.5 mg/g.
+      units_accepted: [
+        {
+          code: 'mg/mmol',
+          factor: 8.84,
+          equivalents: [
+            [3, 30],
+            [30, 300],
+          ],
+        },
+      ],
       source: ADA_11,
       ranges: [
         band('normal', 'Normal to mildly increased (A1)', 0, 30),

@@ -21,6 +21,7 @@ import {
   type ParameterCategory,
   type ParameterDataType,
 } from '@cds/contracts';
+import { conversionProblem } from '@cds/engine';
 
 const VALIDATION_RULES_MAX_CHARS = LIMITS.validation_rules;
 const QUESTION_OVERRIDE_MAX = LIMITS.question_override;
@@ -30,6 +31,14 @@ export function validationRulesProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'validation_rules must be an object';
   if (JSON.stringify(value).length > VALIDATION_RULES_MAX_CHARS)
     return `validation_rules may hold at most ${VALIDATION_RULES_MAX_CHARS} characters`;
+  const accepted = (value as { units_accepted?: unknown }).units_accepted;
+  if (accepted !== undefined) {
+    if (!Array.isArray(accepted)) return 'validation_rules.units_accepted must be a list of { code, factor, offset?, equivalents? }';
+    for (const [i, c] of accepted.entries()) {
+      const problem = conversionProblem(c);
+      if (problem) return `validation_rules.units_accepted[${i}]: ${problem}`;
+    }
+  }
   const options = (value as { options?: unknown }).options;
   if (options === undefined) return null;
   const ok =

@@ -111,6 +111,16 @@ export class ParametersRepository {
     return qb.getExists();
   }
 
+  /** The LOINC codes stored now for these parameters (those without one are left out). */
+  async loincCodes(ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows: { id: string; loinc_code: string }[] = await this.db.query(
+      `SELECT id, loinc_code FROM parameters WHERE id = ANY($1::uuid[]) AND loinc_code IS NOT NULL`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.loinc_code]));
+  }
+
   /** Every rule (active or soft-deleted: both still exist) whose conditions name the parameter. */
   rulesUsing(m: EntityManager, id: string): Promise<RuleUse[]> {
     return m.query(`SELECT "id", "name", "rule_set_id" FROM "rules" WHERE "conditions" @> $1::jsonb ORDER BY "name", "id"`, [

@@ -120,6 +120,10 @@ export class ParametersService {
   }
 
   /** Active, non-template parameters in the engine's shape (for the assessments module). */
+  loincCodes(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.repo.loincCodes(ids);
+  }
+
   async activeEngineParameters(): Promise<EngineParameter[]> {
     return (await this.repo.byDisplayName('active')).map(toEngineParameter);
   }
