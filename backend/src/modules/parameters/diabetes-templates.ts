@@ -106,7 +106,19 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
       min: 10,
       max: 2000,
       decimals: 0,
-      units_accepted: [{ code: 'mmol/L', factor: 18, decimals: 1, equivalents: [[11.1, 200]] }],
+      // ADA §6 publishes the hypoglycaemia levels in both units (3.0 mmol/L = 54, 3.9 mmol/L = 70 mg/dL), §2 the diagnostic 11.1 = 200.
+      units_accepted: [
+        {
+          code: 'mmol/L',
+          factor: 18,
+          decimals: 1,
+          equivalents: [
+            [3.0, 54],
+            [3.9, 70],
+            [11.1, 200],
+          ],
+        },
+      ],
       source: `${ADA_2}; ${ADA_6}`,
       ranges: [
         band('hypoglycemia_level_2', 'Hypoglycemia level 2 (< 54)', 10, 54),
