@@ -141,7 +141,16 @@ describe('the shipped ADA 2026 pack', () => {
     expect(byName.get('egfr_98979_8')).toMatchObject({ loinc_code: '98979-8', units: 'mL/min/{1.73_m2}' });
     expect(byName.get('pregnancy_status')).toMatchObject({ loinc_code: '82810-3', question_text: 'Is the patient currently pregnant?' });
     expect(byName.get('random_glucose')?.validation_rules.units_accepted).toEqual([
-      { code: 'mmol/L', factor: 18, decimals: 1, equivalents: [[11.1, 200]] },
+      {
+        code: 'mmol/L',
+        factor: 18,
+        decimals: 1,
+        equivalents: [
+          [3.0, 54],
+          [3.9, 70],
+          [11.1, 200],
+        ],
+      },
     ]);
   });
 

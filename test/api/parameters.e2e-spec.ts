@@ -431,7 +431,19 @@ describe('templates', () => {
     expect(bands(byName.ogtt_2h_glucose)).toEqual(['normal [20, 140)', 'prediabetes [140, 200)', 'diabetes [200, 1000]']);
     expect(byName.random_glucose).toMatchObject({
       loinc_code: '2345-7',
-      validation_rules: { units_accepted: [{ code: 'mmol/L', factor: 18, equivalents: [[11.1, 200]] }] },
+      validation_rules: {
+        units_accepted: [
+          {
+            code: 'mmol/L',
+            factor: 18,
+            equivalents: [
+              [3.0, 54],
+              [3.9, 70],
+              [11.1, 200],
+            ],
+          },
+        ],
+      },
     });
     expect(byName.egfr).toMatchObject({ loinc_code: '98979-8', units: 'mL/min/{1.73_m2}', validation_rules: { min: 0, max: 200 } });
     expect(bands(byName.egfr)).toEqual(['g5 [0, 15)', 'g4 [15, 30)', 'g3b [30, 45)', 'g3a [45, 60)', 'g2 [60, 90)', 'g1 [90, 200]']);
