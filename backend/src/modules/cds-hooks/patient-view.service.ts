@@ -40,6 +40,7 @@ import {
   type ObservedValue,
 } from './observations';
 import { PrefillTickets } from './prefill.service';
+import { historyInputOf, historyKey, historyQuery, readHistoryInput, type HistoryInput, type HistoryReading } from './record-history';
 
 export const PATIENT_VIEW = 'patient-view';
 const PATIENT_KEY = 'patient';
@@ -96,6 +97,8 @@ interface Measured {
 /** What the published rules need from the record: Observations by LOINC code, and age or sex from the Patient. */
 interface Needs {
   measured: Measured[];
+  /** Parameters bound to the record by a criterion: read from the patient's history, one search per list of codes. */
+  histories: HistoryInput[];
   demographics: { parameter: EngineParameter; kind: Demographic }[];
 }
 
@@ -117,9 +120,10 @@ export class PatientViewService {
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
     const { knowledge: k, loincCodes } = await this.snapshots.fresh();
-    const { measured } = needsOf(k, loincCodes);
+    const { measured, histories } = needsOf(k, loincCodes);
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
+    for (const h of histories) prefetch[historyKey(h.codes)] ??= historyQuery('{{context.patientId}}', h.codes);
     return {
       hook: PATIENT_VIEW,
       id: PATIENT_VIEW,
@@ -188,7 +192,7 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { measured, demographics } = needsOf(k, loincCodes);
+    const { measured, histories, demographics } = needsOf(k, loincCodes);
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
@@ -234,8 +238,43 @@ export class PatientViewService {
         return out;
       }),
     );
+    // Parameters read from the patient's history by a criterion: one search per list of codes, fail-soft like the others.
+    const historyAnswers = new Map<string, HistoryReading>();
+    const searchesOfHistory = new Map<string, HistoryInput[]>();
+    for (const h of histories) searchesOfHistory.set(historyKey(h.codes), [...(searchesOfHistory.get(historyKey(h.codes)) ?? []), h]);
+    const historyNotes = await Promise.all(
+      [...searchesOfHistory].map(async ([key, group]) => {
+        const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
+        const fromServer = !(key in req.prefetch);
+        let resources: Json[];
+        try {
+          if (fromServer) fetches.tried++;
+          resources = bundleResources(key, await this.prefetched(req, key, historyQuery(patientId, group[0].codes), fresh), 'Observation');
+          checkSubjects(key, resources, patientId);
+        } catch (e) {
+          const failed = fetchFailure(e, fromServer);
+          if (!failed) throw e;
+          fetches.failed.push(failed);
+          out.setAside.push(`${group.map((h) => h.parameter.display_name || h.parameter.name).join(', ')} not read: ${failed.message}`);
+          for (const h of group) missing.set(h.parameter.id, { reason: 'set_aside', text: failed.message });
+          return out;
+        }
+        for (const h of group) {
+          const reading = readHistoryInput(resources, h, now);
+          historyAnswers.set(h.parameter.id, reading);
+          out.setAside.push(...reading.setAside);
+          out.future.push(...reading.future);
+          if (reading.answer === 'unknown')
+            missing.set(
+              h.parameter.id,
+              reading.setAside.length ? { reason: 'set_aside', text: reading.setAside[0] } : { reason: 'no_observation' },
+            );
+        }
+        return out;
+      }),
+    );
     const listed = new Set<string>();
-    for (const n of notes) {
+    for (const n of [...notes, ...historyNotes]) {
       setAside.push(...n.setAside);
       for (const f of n.future) {
         if (f.id !== null && listed.has(f.id)) continue;
@@ -275,8 +314,12 @@ export class PatientViewService {
     for (const p of k.parameters) {
       const v = observed.get(p.id);
       const given = fromPatient.get(p.id);
-      answers[p.id] = v ? v.value : (given ?? 'unknown');
-      if (v) {
+      const history = historyAnswers.get(p.id);
+      answers[p.id] = history ? history.answer : v ? v.value : (given ?? 'unknown');
+      if (history) {
+        // A value taken from the history ("2 days") is the record's reading, not one result to prefill.
+        if (history.detail) details.push(history.detail);
+      } else if (v) {
         details.push(detailOf(p, v, now));
         // A result with a comparator ("< 15") has no single number to prefill; the form asks for it.
         if (typeof v.value === 'number') prefill.push(prefillOf(p, v.entered_value, v.unit, v.at.toISOString(), 'observation'));
@@ -285,7 +328,13 @@ export class PatientViewService {
         prefill.push(prefillOf(p, given, typeof given === 'number' ? (p.units ?? null) : null, null, 'patient'));
       }
     }
-    const step = clinicalStep(k.rules, k.parameters, answers, { now, prepared: k.prepared });
+    // No one can be asked for an exact value in a hook call: an interval across a threshold (a comparator
+    // result, a count some unreadable results leave open) leaves that rule undetermined.
+    const step = clinicalStep(k.rules, k.parameters, answers, {
+      now,
+      prepared: k.prepared,
+      exactValueRequested: k.parameters.map((p) => p.id),
+    });
     // Every parameter is answered (a value or unknown), so nothing is left to ask.
     if (step.status !== 'completed') throw new Error(`The engine asked about ${step.parameter_id} with every parameter answered`);
     const result = toResult(step, k, enteredOf(details));
@@ -401,8 +450,15 @@ function needsOf(k: Knowledge, loincCodes: ReadonlyMap<string, string>): Needs {
   const coded = k.parameters
     .map((parameter) => ({ parameter, loinc: loincCodes.get(parameter.id) ?? null }))
     .sort((a, b) => byText(a.loinc, b.loinc) || byText(a.parameter.id, b.parameter.id));
-  const out: Needs = { measured: [], demographics: [] };
+  const out: Needs = { measured: [], histories: [], demographics: [] };
   for (const { parameter, loinc } of coded) {
+    // A criterion says how the parameter is read from the record; it is not the latest value of its code.
+    const history = historyInputOf(parameter);
+    if (history === 'unsupported') continue;
+    if (history) {
+      out.histories.push(history);
+      continue;
+    }
     const kind = demographicOf(parameter, loinc);
     // Two parameters with one LOINC code share one prefetch; both are filled from it.
     if (kind) out.demographics.push({ parameter, kind });

@@ -79,3 +79,26 @@ describe('a diabetes diagnosis needs two abnormal A1C results on different days'
     expect(days.evaluate([], { now: NOW }).value).toBe(0);
   });
 });
+
+describe('a count of abnormal days reads results in the criterion’s own unit', () => {
+  // The parameter counts days; its criterion says its filter is in %, and how IFCC results convert.
+  const ownUnit = prepareCriterion({
+    ...criterion,
+    unit: '%',
+    units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152, equivalents: [[48, 6.5]] }],
+  });
+
+  it('6.6 % and 48 mmol/mol on two days are two abnormal days, without the parameter’s scale', () => {
+    expect(ownUnit.evaluate([a1c(6.6, '2026-11-20'), anObservation('59261-8', 48, 'mmol/mol', '2026-09-01')], { now: NOW }).value).toBe(2);
+  });
+
+  it('a result in a unit it does not know leaves the count open', () => {
+    expect(ownUnit.evaluate([a1c(6.6, '2026-11-20'), anObservation('4548-4', 7, 'g/dL', '2026-09-01')], { now: NOW }).value).toEqual({
+      type: 'range',
+      min: 1,
+      max: 2,
+      min_inclusive: true,
+      max_inclusive: true,
+    });
+  });
+});

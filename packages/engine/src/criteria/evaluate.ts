@@ -66,7 +66,11 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
   const statuses = criterion.statuses?.length ? criterion.statuses : null;
   const relation = criterion.window?.relation ?? 'during';
   const excludedClasses = criterion.exclude_encounter_classes?.length ? new Set(criterion.exclude_encounter_classes) : null;
-  const scale = options.scale ?? null;
+  // Values are read in the criterion's own unit when it names one (a count of days with an A1C ≥ 6.5 %), else the input's.
+  const scale =
+    criterion.unit !== undefined
+      ? { unit: criterion.unit, min: null, max: null, conversions: criterion.units_accepted ?? [] }
+      : (options.scale ?? null);
 
   return {
     criterion,

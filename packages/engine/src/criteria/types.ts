@@ -1,3 +1,4 @@
+import type { UnitConversion } from '../record/conversion';
 import type { RangeAnswer } from '../types';
 
 /**
@@ -111,6 +112,13 @@ export interface Criterion {
   window?: CriterionWindow;
   take: CriterionTake;
   where?: ValueFilter;
+  /**
+   * The UCUM unit Observation values are read in, and `where` written in, when it is not the
+   * parameter's own (a count of days with an A1C ≥ 6.5 %: the parameter counts days, the filter is in %);
+   * with the other units a value may come in, as `validation_rules.units_accepted` writes them.
+   */
+  unit?: string;
+  units_accepted?: UnitConversion[];
 }
 
 /** What an evaluation is about: the time it runs at and, for measures, the measurement period (ISO dates). */

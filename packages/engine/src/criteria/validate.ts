@@ -1,3 +1,4 @@
+import { conversionProblem } from '../record/conversion';
 import { BOOLEAN_TAKES } from './any-of';
 import {
   CODED_ELEMENTS,
@@ -30,6 +31,8 @@ const KEYS = new Set([
   'window',
   'take',
   'where',
+  'unit',
+  'units_accepted',
 ]);
 const WINDOW_KEYS = new Set(['anchor', 'days', 'years_before', 'first_months', 'at', 'relation']);
 const REQUESTS = new Set(['MedicationRequest', 'ServiceRequest', 'DeviceRequest']);
@@ -106,6 +109,16 @@ function oneCriterionProblems(value: unknown, field: string): CriterionProblem[]
     else if (type !== 'Observation') add('.where', "filters an Observation's value");
   }
   if (c.take === 'days_persisting' && c.where === undefined) add('.where', 'days_persisting needs the value condition that persists');
+  if (c.unit !== undefined && (typeof c.unit !== 'string' || c.unit.trim() === '' || c.unit.length > 50 || type !== 'Observation'))
+    add('.unit', 'must be a UCUM unit, on an Observation');
+  if (c.units_accepted !== undefined) {
+    if (!Array.isArray(c.units_accepted) || c.unit === undefined) add('.units_accepted', 'must be a list of conversions, with unit');
+    else
+      c.units_accepted.forEach((u, i) => {
+        const problem = conversionProblem(u);
+        if (problem) add(`.units_accepted[${i}]`, problem);
+      });
+  }
   return out;
 }
 

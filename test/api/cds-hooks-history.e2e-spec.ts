@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { Resource } from '@medplum/fhirtypes';
+import { startTestApp, type TestApp } from '../support/app';
+import { createCast, type TestUser } from '../support/factories';
+import { action, cond, createParameter, createPublishedRuleSet, expectStatus, type ParameterJson } from '../support/clinical-factories';
+import { startFhirServer, type FhirServer } from '../support/fhir-server';
+import { expectCardsResponse, registerCdsClient, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
+
+/**
+ * Issue 20: rules over the patient's history in a hook call. "Diabetes (confirmed)" needs two
+ * abnormal A1C results on different days (ADA 2026 §2); the input "days with an A1C ≥ 6.5 % in the
+ * last year" is read from the record by its criterion, through the prefetch and the FHIR server alike.
+ */
+const LOINC = 'http://loinc.org';
+const FHIR_TOKEN = `fhir-${randomUUID()}`;
+let t: TestApp;
+let admin: TestUser;
+let fhir: FhirServer;
+let ehr: CdsClientKeys;
+let serviceUrl: string;
+let days: ParameterJson;
+let egfr: ParameterJson;
+const patients: Record<string, string> = {};
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+const a1c = (value: number, when: string, extra: Record<string, unknown> = {}) => ({
+  resourceType: 'Observation',
+  status: 'final',
+  code: { coding: [{ system: LOINC, code: '4548-4' }] },
+  effectiveDateTime: when,
+  valueQuantity: { value, unit: '%', system: 'http://unitsofmeasure.org', code: '%' },
+  ...extra,
+});
+
+async function patient(name: string, resources: Record<string, unknown>[]): Promise<void> {
+  const created = await fhir.create({ resourceType: 'Patient', name: [{ family: name }], birthDate: '1961-05-05' });
+  for (const r of resources) await fhir.create({ ...r, subject: { reference: `Patient/${created.id}` } } as Resource);
+  patients[name] = created.id;
+}
+
+async function prefetchFor(name: string): Promise<Record<string, unknown>> {
+  const templates = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
+  const out: Record<string, unknown> = {};
+  for (const [key, template] of Object.entries(templates)) {
+    const res = await fetch(`${fhir.url}/${template.replace('{{context.patientId}}', patients[name])}`, {
+      headers: { authorization: `Bearer ${FHIR_TOKEN}` },
+    });
+    out[key] = res.ok ? await res.json() : null;
+  }
+  return out;
+}
+
+async function call(name: string, extra: Record<string, unknown>): Promise<Card[]> {
+  const res = await t
+    .http()
+    .post('/api/cds-services/patient-view')
+    .set('Authorization', `Bearer ${await ehr.sign(serviceUrl)}`)
+    .send({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/1', patientId: patients[name] }, ...extra });
+  expectStatus(res, 200, name);
+  return expectCardsResponse(res.body);
+}
+
+/** The same cards through the prefetch and through the FHIR server. */
+async function cardsFor(name: string): Promise<Card[]> {
+  const prefetched = await call(name, { prefetch: await prefetchFor(name) });
+  const fetched = await call(name, {
+    fhirServer: fhir.url,
+    fhirAuthorization: { access_token: FHIR_TOKEN, token_type: 'Bearer', expires_in: 300, scope: 'patient/*.read', subject: 'cds-service' },
+  });
+  const strip = (list: Card[]) => list.map(({ uuid: _u, links: _l, ...rest }) => rest);
+  expect(strip(fetched)).toEqual(strip(prefetched));
+  return prefetched;
+}
+
+const confirmed = (cards: Card[]) => cards.find((c) => c.summary.startsWith('Diabetes (confirmed)'));
+
+beforeAll(async () => {
+  t = await startTestApp({ LOG_LEVEL: 'error' });
+  ({ admin } = await createCast(t));
+  serviceUrl = `${t.url}/api/cds-services/patient-view`;
+  days = await createParameter(t, admin, {
+    name: `a1c_abnormal_days_${randomUUID().slice(0, 6)}`,
+    display_name: 'Days with an A1C ≥ 6.5 % in the last year',
+    data_type: 'number',
+    category: 'labs',
+    validation_rules: {
+      min: 0,
+      max: 366,
+      decimals: 0,
+      criterion: {
+        resource_type: 'Observation',
+        codes: [`${LOINC}|4548-4`, `${LOINC}|59261-8`],
+        window: { anchor: 'now', days: 365 },
+        take: 'distinct_days',
+        where: { operator: '>=', value: 6.5 },
+        unit: '%',
+        units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152, equivalents: [[48, 6.5]] }],
+      },
+    },
+  });
+  egfr = await createParameter(t, admin, {
+    name: `egfr_${randomUUID().slice(0, 6)}`,
+    display_name: 'eGFR',
+    data_type: 'lab_range',
+    category: 'labs',
+    units: 'mL/min/{1.73_m2}',
+    loinc_code: '62238-1',
+    validation_rules: { min: 0, max: 200, decimals: 0 },
+  });
+  await createPublishedRuleSet(
+    t,
+    admin,
+    [
+      {
+        name: 'eGFR below 10',
+        priority: 30,
+        conditions: [cond(egfr, '<', 10)],
+        actions: [action('Plan kidney replacement therapy', { severity: 'critical' })],
+      },
+      {
+        name: 'Diabetes (confirmed)',
+        priority: 20,
+        conditions: [cond(days, '>=', 2)],
+        actions: [action('Two abnormal A1C results on different days confirm diabetes: start diabetes care', { severity: 'high' })],
+      },
+    ],
+    { name: 'History rules', source: 'ADA Standards of Care in Diabetes—2026, Section 2' },
+  );
+  fhir = await startFhirServer({ token: FHIR_TOKEN });
+  ehr = await startCdsClient(`https://ehr.example.org/${randomUUID()}`);
+  await registerCdsClient(t, admin, ehr, { allowed_fhir_servers: [`${fhir.url}/`] });
+  await patient('egfr-reported-as-below-15', [
+    {
+      resourceType: 'Observation',
+      status: 'final',
+      code: { coding: [{ system: LOINC, code: '62238-1' }] },
+      effectiveDateTime: daysAgo(3),
+      valueQuantity: { value: 15, comparator: '<', unit: 'mL/min/1.73m2' },
+    },
+  ]);
+  await patient('two-abnormal-a1c-on-different-days', [a1c(6.7, daysAgo(60)), a1c(6.9, daysAgo(5)), a1c(5.4, daysAgo(400))]);
+  await patient('one-abnormal-a1c', [a1c(6.6, daysAgo(5)), a1c(5.9, daysAgo(90))]);
+  await patient('two-abnormal-a1c-the-same-morning', [
+    a1c(6.8, daysAgo(5)),
+    a1c(6.6, new Date(Date.parse(daysAgo(5)) + 3_600_000).toISOString()),
+  ]);
+  await patient('second-abnormal-a1c-entered-in-error', [a1c(6.7, daysAgo(60)), a1c(7.1, daysAgo(5), { status: 'entered-in-error' })]);
+  await patient('second-abnormal-a1c-in-an-unknown-unit', [
+    a1c(6.7, daysAgo(60)),
+    a1c(7.1, daysAgo(5), { valueQuantity: { value: 7.1, unit: 'g/dL' } }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await fhir?.close();
+  await ehr?.close();
+  await t?.close();
+});
+
+describe('rules over the history in a hook call', () => {
+  it('discovery asks for the A1C history the criterion reads, newest first and bounded', async () => {
+    const prefetch = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
+    expect(prefetch['hist-4548-4_59261-8']).toBe(
+      'Observation?patient={{context.patientId}}&code=http://loinc.org|4548-4,http://loinc.org|59261-8&status=final,amended,corrected&_sort=-date&_count=100',
+    );
+  });
+
+  it('two abnormal A1C results on different days confirm diabetes, and the card shows both dates', async () => {
+    const card = confirmed(await cardsFor('two-abnormal-a1c-on-different-days'));
+    expect(card).toBeDefined();
+    expect(card!.detail).toContain(daysAgo(60).slice(0, 10));
+    expect(card!.detail).toContain(daysAgo(5).slice(0, 10));
+  });
+
+  it('one abnormal A1C does not confirm diabetes', async () => {
+    expect(confirmed(await cardsFor('one-abnormal-a1c'))).toBeUndefined();
+  });
+
+  it('two abnormal results drawn the same morning are one day: not confirmed this way', async () => {
+    expect(confirmed(await cardsFor('two-abnormal-a1c-the-same-morning'))).toBeUndefined();
+  });
+
+  it('a result entered in error does not count', async () => {
+    expect(confirmed(await cardsFor('second-abnormal-a1c-entered-in-error'))).toBeUndefined();
+  });
+
+  it('a result in a unit that cannot be read leaves the rule undetermined and is named, never a silent no', async () => {
+    const cards = await cardsFor('second-abnormal-a1c-in-an-unknown-unit');
+    expect(confirmed(cards)).toBeUndefined();
+    const info = cards
+      .filter((c) => c.indicator === 'info')
+      .map((c) => `${c.summary}\n${c.detail}`)
+      .join('\n');
+    expect(info).toMatch(/Diabetes \(confirmed\)/);
+    expect(info).toMatch(/set aside/);
+  });
+
+  it('an eGFR reported as "< 15" against a rule at 10 cannot be decided: said so, never a 500 or a guess', async () => {
+    const cards = await cardsFor('egfr-reported-as-below-15');
+    expect(cards.find((c) => c.summary.startsWith('eGFR below 10'))).toBeUndefined();
+    expect(
+      cards
+        .filter((c) => c.indicator === 'info')
+        .map((c) => c.detail)
+        .join('\n'),
+    ).toMatch(/eGFR below 10/);
+  });
+});
