@@ -112,6 +112,11 @@ export async function runPanelBench(patients: number, fmt: (n: number, digits?: 
     console.log(
       `Import: ${resources.toLocaleString('en-US')} resources in ${fmt(importS)} s (${fmt(resources / importS, 0)} resources/s, bulk rows in batches of 5,000; database ${fmt(Number(size) / 1e9, 2)} GB).`,
     );
+    // Reading alone (the same slices the evaluation reads), to see where the evaluation's time goes.
+    const readStart = Date.now();
+    const all = await records.patientIds();
+    for (let i = 0; i < all.length; i += 500) await records.recordsOf(all.slice(i, i + 500));
+    console.log(`Reading every patient's record in slices of 500, nothing evaluated: ${fmt((Date.now() - readStart) / 1000)} s.`);
     const ids = [
       'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
       'KidneyHealthEvaluationFHIR',

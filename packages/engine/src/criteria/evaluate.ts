@@ -90,7 +90,7 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
         if (intents && !intents.includes(r.intent as string)) continue;
         if (criterion.exclude_do_not_perform && notToBePerformed(r)) continue;
         if (categories && !tokensOf(r.category).some((t) => categories.has(t))) continue;
-        if (excludedClasses && excludedClasses.has(encounterClassOf(r, resources) ?? '')) continue;
+        if (excludedClasses && excludedClasses.has(encounterClassOf(r, context.record ?? resources) ?? '')) continue;
         const element = matchingElement(r, criterion.resource_type, tokens);
         if (!element) continue;
         if (criterion.has_value && !hasValue(element)) continue;
@@ -98,7 +98,7 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
         // latest_is tests the latest resource for the code; every other take counts only resources that carry it.
         if (!coded && criterion.take !== 'latest_is') continue;
         const id = typeof r.id === 'string' ? r.id : null;
-        const span = spanOf(r, criterion.resource_type);
+        const span = cachedSpan(r, criterion.resource_type);
         const evidence: Evidence = { resource_type: criterion.resource_type, id, at: span.start };
         if (Number.isNaN(span.start)) {
           setAside.push({ resource_type: criterion.resource_type, id, problem: 'it has no readable date' });
@@ -144,6 +144,14 @@ function windowOf(c: Criterion, ctx: CriterionContext): Span | null {
   const from = new Date(start);
   if (w.years_before) from.setUTCFullYear(from.getUTCFullYear() - w.years_before);
   return { start: from.getTime(), end };
+}
+
+/** A resource's span, read once however many criteria look at it (Date.parse is most of a criterion's cost). */
+const SPANS = new WeakMap<object, Span>();
+function cachedSpan(r: Json, type: Criterion['resource_type']): Span {
+  let span = SPANS.get(r);
+  if (!span) SPANS.set(r, (span = spanOf(r, type)));
+  return span;
 }
 
 /** Whether an element carries any value[x]. */

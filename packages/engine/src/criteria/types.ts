@@ -124,6 +124,11 @@ export interface Criterion {
 /** What an evaluation is about: the time it runs at and, for measures, the measurement period (ISO dates). */
 export interface CriterionContext {
   now: number;
+  /**
+   * The patient's whole record, when `evaluate` is given only part of it (the resources of the
+   * criterion's type): where an Observation's encounter is looked up.
+   */
+  record?: readonly unknown[];
   period?: { start: string; end: string };
 }
 

@@ -1,4 +1,4 @@
-import { prepareCriterionSpec, type CriterionSpec, type PreparedSpec } from '../criteria/any-of';
+import { isAnyOf, prepareCriterionSpec, type CriterionSpec, type PreparedSpec } from '../criteria/any-of';
 import type { CriterionResult } from '../criteria/types';
 import { buildParameterIndex } from '../parameters';
 import { evaluatePreparedRule, prepareRule, type PreparedRule } from '../evaluate';
@@ -62,10 +62,12 @@ const or3 = (list: readonly Tri[]): Tri => (list.includes(true) ? true : list.in
  */
 export function prepareMeasure(model: MeasureModel, valueSets: ReadonlyMap<string, readonly string[]>): PreparedMeasure {
   const index = buildParameterIndex(model.parameters);
-  const inputs: { parameter: EngineParameter; spec: PreparedSpec }[] = [];
+  const inputs: { parameter: EngineParameter; spec: PreparedSpec; types: string[] }[] = [];
   for (const p of model.parameters) {
     const spec = (p.validation_rules as { criterion?: CriterionSpec } | undefined)?.criterion;
-    if (spec) inputs.push({ parameter: p, spec: prepareCriterionSpec(spec, { valueSets, scale: scaleOf(p) }) });
+    if (!spec) continue;
+    const types = [...new Set((isAnyOf(spec) ? spec.any_of : [spec]).map((c) => c.resource_type))];
+    inputs.push({ parameter: p, spec: prepareCriterionSpec(spec, { valueSets, scale: scaleOf(p) }), types });
   }
   const byId = new Map(model.rules.map((r) => [r.id, prepareRule(r, index)] as const));
   const rulesOf = (code: PopulationCode): PreparedRule[] =>
@@ -76,8 +78,18 @@ export function prepareMeasure(model: MeasureModel, valueSets: ReadonlyMap<strin
     evaluate(resources, period, now) {
       const answers: Answers = {};
       const results: Record<string, CriterionResult> = {};
-      for (const { parameter, spec } of inputs) {
-        const r = spec.evaluate(resources, { now, period });
+      // Each criterion reads only its own resource type: the record is sorted by type once per patient.
+      const byType = new Map<string, unknown[]>();
+      for (const r of resources) {
+        const type = (r as { resourceType?: unknown }).resourceType;
+        if (typeof type !== 'string') continue;
+        const list = byType.get(type);
+        if (list) list.push(r);
+        else byType.set(type, [r]);
+      }
+      for (const { parameter, spec, types } of inputs) {
+        const own = types.length === 1 ? (byType.get(types[0]) ?? []) : resources;
+        const r = spec.evaluate(own, { now, period, record: resources });
         results[parameter.id] = r;
         answers[parameter.id] = r.value === 'unknown' ? 'unknown' : r.value;
       }
