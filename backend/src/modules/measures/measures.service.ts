@@ -107,8 +107,17 @@ export class MeasuresService {
     const prepared = measures.map((m) => prepareMeasure(m.model, codes));
     const now = Date.now();
     const out = measures.map(() => new Map<string, MeasureOutcome>());
+    // The next slice is read while this one is evaluated: PostgreSQL works on one core while the engine uses the other.
+    const read = (i: number) => {
+      if (i >= patients.length) return null;
+      const pending = this.records.recordsOf(patients.slice(i, i + SLICE));
+      pending.catch(() => undefined); // awaited below; never an unhandled rejection while a slice is evaluated
+      return pending;
+    };
+    let next = read(0);
     for (let i = 0; i < patients.length; i += SLICE) {
-      const records = await this.records.recordsOf(patients.slice(i, i + SLICE));
+      const records = (await next)!;
+      next = read(i + SLICE);
       for (const [patient, resources] of records)
         prepared.forEach((p, k) => {
           const o = p.evaluate(resources, period, now);
