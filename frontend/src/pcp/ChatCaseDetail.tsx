@@ -14,11 +14,12 @@ import { CASE_KIND_LABEL, ChatStatusChip, chatFindings } from './CaseList';
 
 function ChatFindings({ session }: { session: ChatSession }) {
   const findings = chatFindings(session);
-  const undetermined = [...session.conversation_history].reverse().find((m) => m.type === 'recommendation')?.undetermined_rules ?? [];
+  const final = [...session.conversation_history].reverse().find((m) => m.type === 'recommendation');
+  const undetermined = final?.undetermined_rules ?? [];
   return (
     <Stack spacing={2}>
       {findings.length === 0 ? (
-        <NoRecommendationCard headingLevel="h3" />
+        <NoRecommendationCard headingLevel="h3" ruledOut={final?.ruled_out} />
       ) : (
         <Stack component="ol" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }} aria-label="Findings">
           {findings.map((f) => (

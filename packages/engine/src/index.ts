@@ -45,6 +45,7 @@ export {
 } from './questions';
 export type { Band } from './questions';
 export { unitDisplay } from './units';
+export { NO_RULE_FIRED, noFindingMessage, ruledOutStatement } from './ruled-out';
 export { analyzeRuleSet } from './analysis';
 export { decimalsFor, decimalPlaces, declaredDecimals } from './analysis-precision';
 export { boundaryVignettes, rankFindings, runVignette, vignettePasses } from './vignettes';

@@ -11,6 +11,7 @@ import { CdsFeedback1795900000001 } from './1795900000001-CdsFeedback';
 import { ImpactPreviews1795920000000 } from './1795920000000-ImpactPreviews';
 import { ImpactPreviewChanges1795960000000 } from './1795960000000-ImpactPreviewChanges';
 import { CdsHookGeneration1796000000000 } from './1796000000000-CdsHookGeneration';
+import { AssessmentRuledOut1796050000000 } from './1796050000000-AssessmentRuledOut';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ImpactPreviews1795920000000,
   ImpactPreviewChanges1795960000000,
   CdsHookGeneration1796000000000,
+  AssessmentRuledOut1796050000000,
 ];
