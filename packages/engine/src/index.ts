@@ -54,6 +54,14 @@ export type { BoundaryVignette, VignetteResult } from './vignettes';
 export { isBlank, isRangeAnswer, isUnknownSentinel, readInterval, toDay, toNumber } from './values';
 export type { Interval } from './values';
 export { generatePopulation, ImpactComparer, populationCandidates, seededRandom } from './impact';
-export type { ImpactCauseKind, ImpactComparison, ImpactOptions, ImpactPatient, ImpactTransition, PopulationOptions } from './impact';
+export type {
+  ImpactCauseKind,
+  ImpactComparison,
+  ImpactFindingChange,
+  ImpactOptions,
+  ImpactPatient,
+  ImpactTransition,
+  PopulationOptions,
+} from './impact';
 export { conditionsText, conditionText, ruleChanges } from './impact-changes';
 export type { RuleChange, RuleChangeDetail, RuleChangeField } from './impact-changes';

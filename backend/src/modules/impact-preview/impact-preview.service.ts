@@ -105,6 +105,16 @@ export class ImpactPreviewService implements PublishImpactCheck {
             count: t.count,
             examples: t.examples.map((i) => describe.example(patients[i])),
           })),
+          findings_changed: result.findings_changed,
+          more_finding_changes: result.more_finding_changes,
+          finding_changes: result.finding_changes.map((c) => ({
+            rule: describe.rule(c.rule, c.change === 'lost' ? 'before' : 'after'),
+            change: c.change,
+            cause_kind: c.cause_kind,
+            count: c.count,
+            same_primary: c.same_primary,
+            examples: c.examples.map((i) => describe.example(patients[i])),
+          })),
         };
       });
       return this.previews.save(m, {
