@@ -47,6 +47,8 @@ export type { Band } from './questions';
 export { unitDisplay } from './units';
 export { NO_RULE_FIRED, noFindingMessage, ruledOutStatement } from './ruled-out';
 export { analyzeRuleSet } from './analysis';
+export { uncoveredBands } from './analysis-uncovered';
+export type { RuleSide } from './analysis-uncovered';
 export { decimalsFor, decimalPlaces, declaredDecimals } from './analysis-precision';
 export { boundaryVignettes, rankFindings, runVignette, vignettePasses } from './vignettes';
 export type { BoundaryVignette, VignetteResult } from './vignettes';

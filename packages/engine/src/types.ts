@@ -351,7 +351,9 @@ export type FindingCode =
   | 'invalid_value'
   | 'invalid_logic'
   | 'cut_point_gap'
-  | 'cut_point_overlap';
+  | 'cut_point_overlap'
+  /** A range of a parameter where the published version gave a finding and the draft gives none. */
+  | 'uncovered_band';
 
 export interface Finding {
   code: FindingCode;

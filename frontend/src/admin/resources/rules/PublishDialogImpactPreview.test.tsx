@@ -295,4 +295,35 @@ describe('Publish dialog: impact preview', { timeout: 60_000 }, () => {
       'Assessment of 2026-11-20: HbA1c 6.7 %, Systolic BP 190 mmHg',
     );
   });
+
+  // Issue 20: leaving a range with no finding where the published version had one is a warning a physician-administrator reads.
+  it('raising the A1C cut-point to 7.0 %: the uncovered 6.5 to < 7 % range is a warning that needs a reason before Publish', async () => {
+    const message =
+      'HbA1c 6.5 to < 7 %: no rule gives a finding in this range any more. The published version gave "Type 2 diabetes (A1C)"; ' +
+      'after publishing, patients with these values get no finding from HbA1c. Extend a rule to cover the range, or acknowledge if the change is intended.';
+    const calls = adminApiMock({
+      ...routes({}),
+      'GET /api/rule-sets/rs-1/publish-check': json(200, {
+        ...check,
+        warnings: [{ code: 'uncovered_band', severity: 'warning', rule_ids: ['r-t2d'], parameter_id: 'p-1', message }],
+      }),
+      'POST /api/rule-sets/rs-1/impact-preview': json(201, preview),
+      'POST /api/rule-sets/rs-1/publish': json(201, { id: 'v4', rule_set_id: 'rs-1', number: 4, name: 'Glycaemic control' }),
+    });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Glycaemic control' });
+    await within(dialog).findByRole('region', { name: 'Impact preview' });
+    expect(within(dialog).getByRole('region', { name: 'Warnings' })).toHaveTextContent(message);
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
+    await userEvent.type(
+      within(dialog).getByLabelText(/Reason for publishing despite the warnings/),
+      'Retiring the A1C diagnosis deliberately',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByText('Version 4 is now used by assessments.')).toBeInTheDocument();
+    expect(calls.callsTo('POST /api/rule-sets/rs-1/publish').map((c) => c.body)).toEqual([
+      { impact_preview_id: 'ip-1', acknowledge_warnings: { reason: 'Retiring the A1C diagnosis deliberately' } },
+    ]);
+  });
 });
