@@ -76,6 +76,12 @@ export interface ImpactOptions {
 
 const DEFAULT_EXAMPLES = 5;
 
+/** Finding changes by rule position: `lost` indexed on the before side, `gained` on the after side. */
+interface FindingTally {
+  lost: (ImpactFindingChange | undefined)[];
+  gained: (ImpactFindingChange | undefined)[];
+}
+
 /** What decides a rule's result and rank: a rule whose text is the same behaves the same on the same parameters. */
 function ruleSignature(rule: EngineRule): string {
   return JSON.stringify([rule.name, rule.priority ?? 0, rule.conditions ?? [], rule.actions ?? []]);
@@ -121,6 +127,13 @@ export class ImpactComparer {
   /** Position of each rule on the other side (-1: absent), for the per-finding comparison of every patient. */
   private readonly beforeToAfter: Int32Array;
   private readonly afterToBefore: Int32Array;
+  /**
+   * Rule positions whose finding can differ between the sides: a rule whose text is the same, read
+   * through the same parameter definitions, fires for the same patients, so only added, removed and
+   * edited rules are looked at, unless a parameter definition changed (then every rule is).
+   */
+  private readonly suspectsBefore: Int32Array;
+  private readonly suspectsAfter: Int32Array;
 
   constructor(
     private readonly rulesBefore: readonly EngineRule[],
@@ -140,12 +153,17 @@ export class ImpactComparer {
     for (const r of rulesAfter) if (!this.beforeIndex.has(r.id)) this.changes.set(r.id, 'added');
     this.beforeToAfter = Int32Array.from(rulesBefore.map((r) => this.afterIndex.get(r.id) ?? -1));
     this.afterToBefore = Int32Array.from(rulesAfter.map((r) => this.beforeIndex.get(r.id) ?? -1));
+    const all = !sameDefinitions(parametersBefore, parametersAfter);
+    const positions = (rules: readonly EngineRule[]) =>
+      Int32Array.from(rules.flatMap((r, i) => (all || this.changes.has(r.id) ? [i] : [])));
+    this.suspectsBefore = positions(rulesBefore);
+    this.suspectsAfter = positions(rulesAfter);
   }
 
   compare(patients: readonly ImpactPatient[], options: ImpactOptions = {}): ImpactComparison {
     const keep = options.examples ?? DEFAULT_EXAMPLES;
     const transitions = new Map<string, ImpactTransition>();
-    const findingChanges = new Map<string, ImpactFindingChange>();
+    const findingChanges: FindingTally = { lost: [], gained: [] };
     let changed = 0;
     let findingsChanged = 0;
     for (let p = 0; p < patients.length; p++) {
@@ -169,9 +187,9 @@ export class ImpactComparer {
     const sorted = [...transitions.values()].sort(
       (x, y) => y.count - x.count || String(x.from).localeCompare(String(y.from)) || String(x.to).localeCompare(String(y.to)),
     );
-    const findings = [...findingChanges.values()].sort(
-      (x, y) => y.count - x.count || x.change.localeCompare(y.change) || x.rule.localeCompare(y.rule),
-    );
+    const findings = [...findingChanges.lost, ...findingChanges.gained]
+      .filter((c) => c !== undefined)
+      .sort((x, y) => y.count - x.count || x.change.localeCompare(y.change) || x.rule.localeCompare(y.rule));
     const cap = options.transitions ?? Math.max(sorted.length, findings.length);
     return {
       patients: patients.length,
@@ -185,18 +203,18 @@ export class ImpactComparer {
   }
 
   /**
-   * Every finding patient `p` loses or gains, whatever its rank. Call right after both sides
-   * evaluated the patient; true when any finding changed.
+   * Every finding patient `p` loses or gains, whatever its rank, counted in `into` by rule position
+   * (lost: position before, gained: position after). Call right after both sides evaluated the
+   * patient; true when any finding changed.
    */
-  private findingChanges(p: number, samePrimary: boolean, into: Map<string, ImpactFindingChange>, keep: number): boolean {
+  private findingChanges(p: number, samePrimary: boolean, into: FindingTally, keep: number): boolean {
     let any = false;
-    const record = (rule: string, change: 'lost' | 'gained') => {
+    const record = (slots: (ImpactFindingChange | undefined)[], k: number, rule: string, change: 'lost' | 'gained') => {
       any = true;
-      const key = `${change}\u0000${rule}`;
-      let c = into.get(key);
+      let c = slots[k];
       if (!c) {
         c = { rule, change, cause_kind: this.changes.get(rule) ?? 'parameters', count: 0, same_primary: 0, examples: [] };
-        into.set(key, c);
+        slots[k] = c;
       }
       c.count++;
       if (samePrimary) c.same_primary++;
@@ -204,15 +222,19 @@ export class ImpactComparer {
     };
     const before = this.before.results;
     const after = this.after.results;
-    for (let i = 0; i < this.rulesBefore.length; i++) {
+    const suspectsBefore = this.suspectsBefore;
+    for (let k = 0; k < suspectsBefore.length; k++) {
+      const i = suspectsBefore[k];
       if (before[i] !== RESULT_TRUE) continue;
       const j = this.beforeToAfter[i];
-      if (j < 0 || after[j] !== RESULT_TRUE) record(this.rulesBefore[i].id, 'lost');
+      if (j < 0 || after[j] !== RESULT_TRUE) record(into.lost, i, this.rulesBefore[i].id, 'lost');
     }
-    for (let j = 0; j < this.rulesAfter.length; j++) {
+    const suspectsAfter = this.suspectsAfter;
+    for (let k = 0; k < suspectsAfter.length; k++) {
+      const j = suspectsAfter[k];
       if (after[j] !== RESULT_TRUE) continue;
       const i = this.afterToBefore[j];
-      if (i < 0 || before[i] !== RESULT_TRUE) record(this.rulesAfter[j].id, 'gained');
+      if (i < 0 || before[i] !== RESULT_TRUE) record(into.gained, j, this.rulesAfter[j].id, 'gained');
     }
     return any;
   }
@@ -235,6 +257,14 @@ export class ImpactComparer {
     if (from !== null && fromKind !== null) return [from, fromKind];
     return [(to ?? from)!, 'parameters'];
   }
+}
+
+/** True when both lists define the same parameters identically (order aside). */
+function sameDefinitions(a: readonly EngineParameter[], b: readonly EngineParameter[]): boolean {
+  if (a === b) return true;
+  const defs = new Map(a.map((p) => [p.id, JSON.stringify(p)]));
+  if (defs.size !== new Set(b.map((p) => p.id)).size) return false;
+  return b.every((p) => defs.get(p.id) === JSON.stringify(p));
 }
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed always draws the same population. */

@@ -52,4 +52,18 @@ describe('raising the A1C cut-point to 7.0 removes "Diabetes" from 6.5–6.9 % e
       { rule: diabetes.id, change: 'lost', cause_kind: 'removed', count: 1, same_primary: 1, examples: [0] },
     ]);
   });
+
+  it('an unchanged rule read through a changed parameter definition is compared too (cause: parameters)', () => {
+    // The rule names its parameter; after the rename it reads nothing, so its finding is lost.
+    const byName = aRule('Diabetes (by name)', [cond('hba1c', '>=', 6.5)], { priority: 50 });
+    const renamed = new ImpactComparer(
+      [crisis, byName],
+      [crisis, byName],
+      [HBA1C, SBP],
+      [{ ...HBA1C, name: 'a1c_retired', display_name: 'Retired A1C' }, SBP],
+    );
+    expect(renamed.compare([crisisAt(6.7)]).finding_changes).toEqual([
+      { rule: byName.id, change: 'lost', cause_kind: 'parameters', count: 1, same_primary: 1, examples: [0] },
+    ]);
+  });
 });
