@@ -63,7 +63,7 @@ export interface ImpactFindingChangeJson {
   count: number;
   /** Of `count`, patients whose primary recommendation stays the same (invisible in `transitions`). */
   same_primary: number;
-  /** A few of the patients (at most 5), in population order. */
+  /** A few of the patients (at most 3), in population order. */
   examples: ImpactExampleJson[];
 }
 
@@ -78,7 +78,7 @@ export interface ImpactGroupJson {
   more_transitions: number;
   /** Patients who gain or lose any finding (absent in previews stored before it was recorded). */
   findings_changed?: number;
-  /** Per rule and direction, most patients first, at most 100; `more_finding_changes` counts the rest. */
+  /** Per rule and direction, most patients first, at most 25; `more_finding_changes` counts the rest. */
   finding_changes?: ImpactFindingChangeJson[];
   more_finding_changes?: number;
 }

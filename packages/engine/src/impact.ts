@@ -72,6 +72,10 @@ export interface ImpactOptions {
   examples?: number;
   /** Transitions listed (default all): a sweeping edit of a large set can make thousands of small ones. */
   transitions?: number;
+  /** Finding changes listed (default: as many as `transitions`). */
+  findingChanges?: number;
+  /** Example patients kept per finding change (default: as many as `examples`). */
+  findingExamples?: number;
 }
 
 const DEFAULT_EXAMPLES = 5;
@@ -171,7 +175,7 @@ export class ImpactComparer {
       const a = this.after.primary(patients[p]);
       const from = b < 0 ? null : this.rulesBefore[b].id;
       const to = a < 0 ? null : this.rulesAfter[a].id;
-      if (this.findingChanges(p, from === to, findingChanges, keep)) findingsChanged++;
+      if (this.findingChanges(p, from === to, findingChanges, options.findingExamples ?? keep)) findingsChanged++;
       if (from === to) continue;
       changed++;
       const [cause, cause_kind] = this.cause(from, to);
@@ -190,15 +194,16 @@ export class ImpactComparer {
     const findings = [...findingChanges.lost, ...findingChanges.gained]
       .filter((c) => c !== undefined)
       .sort((x, y) => y.count - x.count || x.change.localeCompare(y.change) || x.rule.localeCompare(y.rule));
-    const cap = options.transitions ?? Math.max(sorted.length, findings.length);
+    const cap = options.transitions ?? sorted.length;
+    const findingCap = options.findingChanges ?? options.transitions ?? findings.length;
     return {
       patients: patients.length,
       changed,
       transitions: sorted.slice(0, cap),
       more_transitions: Math.max(0, sorted.length - cap),
       findings_changed: findingsChanged,
-      finding_changes: findings.slice(0, cap),
-      more_finding_changes: Math.max(0, findings.length - cap),
+      finding_changes: findings.slice(0, findingCap),
+      more_finding_changes: Math.max(0, findings.length - findingCap),
     };
   }
 
