@@ -264,12 +264,20 @@ export class ImpactComparer {
   }
 }
 
-/** True when both lists define the same parameters identically (order aside). */
+/**
+ * What of a parameter decides a condition's result: the reference resolves by id, name or display
+ * name, and the data type says how the answer is read. Units, limits and wording do not.
+ */
+function evaluationSignature(p: EngineParameter): string {
+  return JSON.stringify([p.id, p.name, p.display_name ?? null, p.data_type ?? null]);
+}
+
+/** True when both lists give every rule the same reading (order aside). */
 function sameDefinitions(a: readonly EngineParameter[], b: readonly EngineParameter[]): boolean {
   if (a === b) return true;
-  const defs = new Map(a.map((p) => [p.id, JSON.stringify(p)]));
-  if (defs.size !== new Set(b.map((p) => p.id)).size) return false;
-  return b.every((p) => defs.get(p.id) === JSON.stringify(p));
+  const sa = new Set(a.map(evaluationSignature));
+  const sb = new Set(b.map(evaluationSignature));
+  return sa.size === sb.size && [...sb].every((x) => sa.has(x));
 }
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed always draws the same population. */
