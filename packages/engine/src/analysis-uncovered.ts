@@ -1,6 +1,7 @@
 import { evaluatePreparedRule, prepareRule, type PreparedRule } from './evaluate';
 import { typeClassOf } from './operators';
 import { buildParameterIndex } from './parameters';
+import { prepareRuleSet } from './prepared';
 import { answerText, partitionBands } from './questions';
 import type { EngineParameter, EngineRule, Finding, RangeAnswer } from './types';
 
@@ -10,24 +11,31 @@ export interface RuleSide {
   parameters: readonly EngineParameter[];
 }
 
-interface Side {
-  prepared: PreparedRule[];
-}
+/** Each side's rules prepared once, grouped by the parameters they read. */
+type Readers = Map<string, PreparedRule[]>;
 
-function prepare(side: RuleSide): Side {
+function readersOf(side: RuleSide): Readers {
   const index = buildParameterIndex(side.parameters);
-  return { prepared: side.rules.map((rule) => prepareRule(rule, index)) };
+  const readers: Readers = new Map();
+  for (const rule of side.rules) {
+    const prepared = prepareRule(rule, index);
+    const ids = new Set(prepared.conditions.flatMap((c) => (c.parameter && c.failure === null ? [c.parameter.id] : [])));
+    for (const id of ids) {
+      const list = readers.get(id);
+      if (list) list.push(prepared);
+      else readers.set(id, [prepared]);
+    }
+  }
+  return readers;
 }
 
 /**
  * The rules reading `parameterId` that can still give a finding for a patient whose value is in
  * `band` (every other answer unknown): true or unknown, never false.
  */
-function possibleFindings(side: Side, parameterId: string, band: RangeAnswer): PreparedRule[] {
-  return side.prepared.filter(
-    (p) =>
-      p.conditions.some((c) => c.parameter?.id === parameterId && c.failure === null) &&
-      evaluatePreparedRule(p, { [parameterId]: band }, { unanswered: 'unknown' }).result !== false,
+function possibleFindings(readers: Readers, parameterId: string, band: RangeAnswer): PreparedRule[] {
+  return (readers.get(parameterId) ?? []).filter(
+    (p) => evaluatePreparedRule(p, { [parameterId]: band }, { unanswered: 'unknown' }).result !== false,
   );
 }
 
@@ -58,20 +66,20 @@ function plausible(band: Required<RangeAnswer>, p: EngineParameter): boolean {
  * unknown, so a rule that needs another value too still covers the band. Adjacent bands are merged.
  */
 export function uncoveredBands(before: RuleSide, after: RuleSide): Finding[] {
-  const b = prepare(before);
-  const a = prepare(after);
+  const b = readersOf(before);
+  const a = readersOf(after);
   const byId = new Map<string, EngineParameter>();
-  for (const p of [...before.parameters, ...after.parameters]) if (!byId.has(p.id)) byId.set(p.id, p);
+  for (const p of before.parameters) if (!byId.has(p.id)) byId.set(p.id, p);
   // Draft definitions win: the draft is what the warning is about.
   for (const p of after.parameters) byId.set(p.id, p);
+  const parameters = [...byId.values()];
   const all = [...before.rules, ...after.rules];
-  const read = new Set<string>();
-  for (const p of b.prepared) for (const c of p.conditions) if (c.parameter && c.failure === null) read.add(c.parameter.id);
+  const union = prepareRuleSet(all, parameters);
   const findings: Finding[] = [];
-  for (const id of read) {
-    const parameter = byId.get(id)!;
-    if (typeClassOf(parameter.data_type) !== 'numeric') continue;
-    const bands = partitionBands(parameter, all, [...byId.values()]).map((band) => band.value as Required<RangeAnswer>);
+  for (const id of b.keys()) {
+    const parameter = byId.get(id);
+    if (!parameter || typeClassOf(parameter.data_type) !== 'numeric') continue;
+    const bands = partitionBands(parameter, all, parameters, union).map((band) => band.value as Required<RangeAnswer>);
     let run: { band: Required<RangeAnswer>; lost: Set<string> } | null = null;
     const flush = () => {
       if (run) findings.push(uncoveredFinding(parameter, run.band, [...run.lost], before.rules));
