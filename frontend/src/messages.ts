@@ -53,7 +53,13 @@ export const ERRORS = {
 
 export { PRODUCT_NAME, TAGLINE } from './brand';
 
+/**
+ * The spec's body told the physician to "consult with your healthcare provider" (advice for a
+ * patient, shown to the provider). Issue 20: the card says that no rule fired and lists what the
+ * answers ruled out.
+ */
 export const NO_RECOMMENDATION = {
   title: 'No Recommendation Available',
-  body: 'Based on your responses, no specific clinical recommendations are available at this time. Please consult with your healthcare provider for personalized guidance.',
+  body: 'No rule fired for these answers.',
+  ruledOut: 'No rule fired. Checked and ruled out:',
 } as const;

@@ -179,6 +179,7 @@ describe('a clinical assessment', () => {
       expect(Date.parse(entry.timestamp)).not.toBeNaN();
     }
     expect(res.body.debug_log).toContainEqual(expect.objectContaining({ type: 'warning', message: NO_MATCH }));
+    expect(done.ruled_out.map((r: { statement: string }) => r.statement)).toEqual(['TSH 3.5 mIU/L is not above 4.5 mIU/L']);
     expect(res.body.debug_log.filter((e: { type: string }) => e.type === 'success')).toEqual([]);
     expect(res.body.debug_log[0]).toMatchObject({ type: 'info', message: 'Loaded 2 active rules from 1 published rule set' });
   });
@@ -666,6 +667,46 @@ describe('answers are what was measured (issue 9)', () => {
     expect(log.map((e: { message: string }) => e.message)).toContain('Answer: Fasting Glucose = 7 mmol/L (126 mg/dL)');
     // Case detail shows what the response showed.
     expect((await t.http().get(`/api/assessments/${a.id}`).set(cast.pcp.auth)).body.findings).toEqual(a.findings);
+  });
+
+  // Issue 20: no finding said "consult with your healthcare provider"; it now says what was checked and ruled out.
+  it('a patient with no finding is told what was ruled out, with each answer as entered, and case detail shows it again', async () => {
+    await glycaemia();
+    let a = await start(cast.pcp);
+    while (!a.is_completed) {
+      const body =
+        a.current_parameter_id === glucose.id
+          ? { parameter_id: glucose.id, value: 5, unit: 'mmol/L' }
+          : { parameter_id: hba1c.id, value: 5.2 };
+      a = expectStatus(await send(a.id, body), 200, 'answer').body;
+    }
+    expect(a).toMatchObject({ recommendation: null, findings: [], undetermined_rules: [] });
+    expect(a.ruled_out).toEqual([
+      {
+        parameter_id: hba1c.id,
+        display_name: 'HbA1c',
+        units: '%',
+        operator: 'greater_equal',
+        threshold: 6.5,
+        value: 5.2,
+        label: '5.2 %',
+        rule_names: ['Diabetes by A1C'],
+        statement: 'HbA1c 5.2 % is below 6.5 %',
+      },
+      {
+        parameter_id: glucose.id,
+        display_name: 'Fasting Glucose',
+        units: 'mg/dL',
+        operator: 'greater_equal',
+        threshold: 126,
+        value: 90,
+        label: '5 mmol/L (90 mg/dL)',
+        rule_names: ['Diabetes by fasting glucose'],
+        statement: 'Fasting Glucose 5 mmol/L (90 mg/dL) is below 126 mg/dL',
+      },
+    ]);
+    expect((await t.http().get(`/api/assessments/${a.id}`).set(cast.pcp.auth)).body.ruled_out).toEqual(a.ruled_out);
+    expect(JSON.stringify(a)).not.toMatch(/consult|healthcare provider/i);
   });
 
   it.each([

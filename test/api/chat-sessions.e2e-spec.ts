@@ -11,8 +11,6 @@ import {
 } from '../support/clinical-factories';
 
 const MULTIPLE = 'Multiple recommendations are available. Which would you like to follow?';
-const NO_MATCH =
-  'Based on your responses, no specific recommendations are available at this time. Please consult with your healthcare provider.';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -239,16 +237,38 @@ describe('a conversation', () => {
     });
     expect(res.body.conversation_history.slice(-2)).toMatchObject([
       { type: 'answer', content: 'Diabetes' },
-      { type: 'recommendation', content: 'Based on your responses: Diabetes' },
+      {
+        type: 'recommendation',
+        content:
+          'Based on your responses, 2 rules fired, most urgent first: "Diabetes" (high, chosen); "Prediabetes" (low). You chose to follow "Diabetes".',
+      },
     ]);
   });
 
-  it("no match completes with the spec's text and no recommendations", async () => {
+  // Issue 20: the spec's text told the physician to "consult with your healthcare provider"; it now says what was ruled out.
+  it('no match completes with no recommendations and says what the answers ruled out, never patient advice', async () => {
     const s = await start(cast.pcp);
     await answered(cast.pcp, s.id, hba1c.id, 4.7);
     const done = await answered(cast.pcp, s.id, glucose.id, 127);
     expect(done).toMatchObject({ is_completed: true, final_recommendations: [], matched_rules: [], pending: null });
-    expect(done.conversation_history.at(-1)).toMatchObject({ type: 'recommendation', content: NO_MATCH });
+    const last = done.conversation_history.at(-1);
+    expect(last).toMatchObject({
+      type: 'recommendation',
+      content: 'No rule fired: HbA1c 4.7 % is below 5.7 %; Fasting Glucose 127 mg/dL is not below 100 mg/dL.',
+      rules: [],
+      ruled_out: [
+        {
+          display_name: 'HbA1c',
+          operator: 'greater_equal',
+          threshold: 5.7,
+          value: 4.7,
+          label: '4.7 %',
+          rule_names: ['Diabetes', 'Prediabetes'],
+        },
+        { display_name: 'Fasting Glucose', operator: 'less_than', threshold: 100, value: 127, rule_names: ['Normal glycaemia'] },
+      ],
+    });
+    expect(JSON.stringify(done)).not.toMatch(/consult|healthcare provider/i);
   });
 
   it('when no rule uses any parameter nothing is asked: no question could change an outcome (issue 9)', async () => {
@@ -686,11 +706,26 @@ describe('the chat with bands, Not available and findings (issue 9)', () => {
     const done = expectStatus(await choose(cast.pcp, s.id, a1cRule.value), 200, 'choose').body;
     const final = done.conversation_history.at(-1);
     expect(final.type).toBe('recommendation');
-    expect(final.rules.map((r: { rule_name: string; severity: string }) => [r.rule_name, r.severity])).toEqual(
-      expect.arrayContaining([
-        ['Diabetes by A1C', 'high'],
-        ['Hypertensive crisis', 'critical'],
-      ]),
+    // Issue 20: every finding, most urgent first, the chosen one marked; no finding dropped.
+    expect(
+      final.rules.map((r: { rule_name: string; severity: string; selected: boolean }) => [r.rule_name, r.severity, r.selected]),
+    ).toEqual([
+      ['Hypertensive crisis', 'critical', false],
+      ['Diabetes by A1C', 'high', true],
+      ['Diabetes by FPG', 'high', false],
+    ]);
+    expect(final.content).toBe(
+      'Based on your responses, 3 rules fired, most urgent first: "Hypertensive crisis" (critical); "Diabetes by A1C" (high, chosen); "Diabetes by FPG" (high). You chose to follow "Diabetes by A1C".',
     );
+  });
+
+  it('a healthy patient: the final message says what was checked and ruled out, in display units (issue 20)', async () => {
+    const s = await run({ [a1c.id]: 5.2, [fpg.id]: 92, [sbp.id]: 118 });
+    expect(s).toMatchObject({ is_completed: true, final_recommendations: [], matched_rules: [] });
+    expect(s.conversation_history.at(-1)).toMatchObject({
+      type: 'recommendation',
+      content:
+        'No rule fired: Systolic BP 118 mmHg is below 180 mmHg; HbA1c 5.2 % is below 6.5 %; Fasting Glucose 92 mg/dL is below 126 mg/dL.',
+    });
   });
 });

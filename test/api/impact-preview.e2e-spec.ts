@@ -122,6 +122,63 @@ describe('raising the A1C diagnosis threshold to 7.0 reclassifies a 6.7 % patien
     expect((await get(`/api/rule-sets/${set.id}/impact-preview/${preview.id}`)).body).toEqual(preview);
   });
 
+  // Issue 20: only the primary recommendation was compared, so a lost diagnosis behind a crisis went unseen.
+  it('a patient whose top finding is a hypertensive crisis still shows "Type 2 diabetes (A1C)" lost', async () => {
+    const { p, set, t2d } = await a1cSet();
+    const sbp: ParameterJson = await createParameter(t, cast.admin, {
+      name: uniqueName('sbp'),
+      display_name: 'Systolic BP',
+      data_type: 'vitals',
+      units: 'mm[Hg]',
+      validation_rules: { decimals: 0, min: 50, max: 300 },
+    });
+    const crisis = await createRule(t, cast.admin, set, {
+      name: 'Hypertensive crisis',
+      priority: 100,
+      conditions: [cond(sbp, '>', 180)],
+      actions: [action('Same-day evaluation', { severity: 'critical' })],
+    });
+    expectStatus(
+      await post(`/api/rule-sets/${set.id}/test-cases`, {
+        name: 'A1C 6.7 %, SBP 190 mmHg',
+        answers: { [p.id]: 6.7, [sbp.id]: 190 },
+        expected_fired: [crisis.id, t2d.id],
+        expected_primary: crisis.id,
+      }),
+      201,
+      'vignette',
+    );
+    await publish(t, cast.admin, set);
+    await updateRule(t, cast.admin, t2d, { conditions: [cond(p, '>=', 7.0)] });
+    const preview = await previewImpact(t, cast.admin, set);
+    const vignettes = group(preview, 'vignettes');
+    expect(vignettes).toMatchObject({ patients: 1, changed: 0, transitions: [], findings_changed: 1, more_finding_changes: 0 });
+    expect(vignettes.finding_changes).toEqual([
+      {
+        rule: { rule_id: t2d.id, rule_name: 'Type 2 diabetes (A1C)', rule_set_name: set.name, severity: 'high' },
+        change: 'lost',
+        cause_kind: 'edited',
+        count: 1,
+        same_primary: 1,
+        examples: [
+          {
+            label: 'A1C 6.7 %, SBP 190 mmHg',
+            answers: { [p.id]: 6.7, [sbp.id]: 190 },
+            values: [
+              { parameter: 'HbA1c', value: '6.7 %' },
+              { parameter: 'Systolic BP', value: '190 mmHg' },
+            ],
+          },
+        ],
+      },
+    ]);
+    // In the generated population too, every patient who loses the finding is at 6.5 to 6.9 %.
+    const lost = group(preview, 'generated').finding_changes!.find((c) => c.rule.rule_id === t2d.id && c.change === 'lost')!;
+    expect(lost.count).toBeGreaterThan(0);
+    expect(lost.same_primary).toBeGreaterThan(0);
+    for (const e of lost.examples) expect([6.5, 6.6, 6.7, 6.8, 6.9]).toContain(e.answers[p.id]);
+  });
+
   it('the same draft previewed twice draws the same generated population', async () => {
     const { p, set, t2d } = await a1cSet();
     await publish(t, cast.admin, set);

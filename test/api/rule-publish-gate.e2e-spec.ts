@@ -148,6 +148,35 @@ describe('warnings need an acknowledgement with a reason', () => {
     expect(history[0].warning_acknowledgement).toEqual(ok.body.warning_acknowledgement);
   });
 
+  // Issue 20: a draft that leaves a range with no finding where the published version had one is a warning.
+  it('raising the diabetes cut-point to 7.0 % without moving prediabetes warns that HbA1c 6.5 to < 7 % gets no finding', async () => {
+    const p = await hba1c();
+    const { set, pre, diabetes } = await glycaemicSet(p);
+    await publish(t, cast.admin, set, {});
+    await updateRule(t, cast.admin, diabetes, { conditions: [cond(p, '>=', 7.0)] });
+    const check = (await get(`/api/rule-sets/${set.id}/publish-check`)).body;
+    expect(check).toMatchObject({ errors: [], failing_vignettes: [] });
+    expect(check.warnings).toEqual([
+      {
+        code: 'uncovered_band',
+        severity: 'warning',
+        rule_ids: [diabetes.id],
+        parameter_id: p.id,
+        message:
+          'HbA1c 6.5 to < 7 %: no rule gives a finding in this range any more. The published version gave "Diabetes"; ' +
+          'after publishing, patients with these values get no finding from HbA1c. Extend a rule to cover the range, or acknowledge if the change is intended.',
+      },
+    ]);
+    const refused = await post(`/api/rule-sets/${set.id}/publish`, { impact_preview_id: (await previewImpact(t, cast.admin, set)).id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.details.warnings.map((f: { code: string }) => f.code)).toEqual(['uncovered_band']);
+
+    // Widening prediabetes to < 7.0 % covers the range again: no warning, publishes without an acknowledgement.
+    await updateRule(t, cast.admin, pre, { conditions: [cond(p, '>=', 5.7), cond(p, '<', 7.0)] });
+    expect((await get(`/api/rule-sets/${set.id}/publish-check`)).body.warnings).toEqual([]);
+    expect((await publish(t, cast.admin, set, {})).number).toBe(2);
+  });
+
   it('a set without warnings publishes without an acknowledgement and records none', async () => {
     const { set } = await glycaemicSet(await hba1c());
     const v = await publish(t, cast.admin, set, {});

@@ -270,6 +270,10 @@ describe('the Clinical Assessment with measured values', () => {
     expect(text).toContain('Diabetes by HbA1c');
     expect(text).toContain('missing: HbA1c');
     expect(await result.getByTestId('finding-card').count()).toBe(0);
+    // Issue 20: what the answers did rule out is listed, in display units.
+    expect(await result.getByRole('list', { name: 'Ruled out' }).getByRole('listitem').allTextContents()).toEqual([
+      'Systolic blood pressure 118 mmHg is below 180 mmHg',
+    ]);
     await page.close();
   });
 });
@@ -299,7 +303,9 @@ describe('the Diagnostic Assistant chat', () => {
     expect(await page.getByTestId('finding-card').count()).toBe(0);
     const log = (await page.getByRole('log', { name: 'Conversation messages' }).textContent()) ?? '';
     expect(log).not.toMatch(/Diabetes by HbA1c|Prediabetes|Hypertensive emergency/);
-    expect(log).toContain('no specific recommendations');
+    // Issue 20: the end says what was checked and ruled out, never "consult with your healthcare provider".
+    expect(log).toContain('No rule fired: Systolic blood pressure < 180 mmHg is below 180 mmHg; HbA1c < 5.7 % is below 5.7 %.');
+    expect(log).not.toMatch(/consult|healthcare provider/i);
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
       // The final message is scrolled into the list's view again after the resize.
@@ -350,12 +356,16 @@ describe('the Diagnostic Assistant chat', () => {
     await offered.nth(1).getByRole('button', { name: 'Diabetes by HbA1c' }).click();
     await done.waitFor();
     const final = page.locator('[data-message-type="recommendation"]').last();
-    expect(await final.getAttribute('data-severity')).toBe('high');
+    // Issue 20: every finding in rank order, the emergency first; the rule followed is marked primary where it ranks.
+    expect(await final.getAttribute('data-severity')).toBe('critical');
     const cards = final.getByTestId('finding-card');
-    // The rule followed is primary; the emergency that also matched stays on screen.
-    expect(await cards.nth(0).getByRole('heading', { level: 3 }).textContent()).toBe('Diabetes by HbA1c');
-    await cards.nth(0).getByText('Primary recommendation').waitFor();
-    expect(await cards.nth(1).getByRole('heading', { level: 3 }).textContent()).toBe('Hypertensive emergency');
+    expect(await cards.nth(0).getByRole('heading', { level: 3 }).textContent()).toBe('Hypertensive emergency');
+    expect(await cards.nth(0).getByText('Primary recommendation').count()).toBe(0);
+    expect(await cards.nth(1).getByRole('heading', { level: 3 }).textContent()).toBe('Diabetes by HbA1c');
+    await cards.nth(1).getByText('Primary recommendation').waitFor();
+    expect(await final.textContent()).toContain(
+      'most urgent first: "Hypertensive emergency" (critical); "Diabetes by HbA1c" (high, chosen). You chose to follow "Diabetes by HbA1c"',
+    );
     await page.close();
   });
 });

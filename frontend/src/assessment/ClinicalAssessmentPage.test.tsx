@@ -196,11 +196,46 @@ describe('Clinical Assessment', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Start Assessment' }));
     const card = await screen.findByTestId('no-recommendation-card');
     expect(within(card).getByRole('heading', { name: 'No Recommendation Available' })).toBeInTheDocument();
-    expect(card).toHaveTextContent(
-      'Based on your responses, no specific clinical recommendations are available at this time. Please consult with your healthcare provider for personalized guidance.',
-    );
+    // Issue 20: the spec's "consult with your healthcare provider" was patient advice, shown to the provider.
+    expect(card).toHaveTextContent('No rule fired for these answers.');
+    expect(card.textContent).not.toMatch(/consult|healthcare provider/i);
     await userEvent.click(within(card).getByRole('button', { name: 'Start New Assessment' }));
     await waitFor(() => expect(api.callsTo('POST /api/assessments')).toHaveLength(2));
+  });
+
+  it('no recommendation: the card lists what the answers ruled out, each answer as entered', async () => {
+    const statements = ['HbA1c 5.2 % is below 5.7 %', 'Fasting Glucose 5 mmol/L (90 mg/dL) is below 100 mg/dL'];
+    flowApi('pcp', {
+      'POST /api/assessments': json(
+        201,
+        makeAssessment({
+          is_completed: true,
+          current_question: null,
+          current_parameter_id: null,
+          ruled_out: statements.map((statement) => ({
+            parameter_id: 'p',
+            display_name: 'x',
+            units: null,
+            operator: 'greater_equal',
+            threshold: 0,
+            value: 0,
+            label: null,
+            rule_names: [],
+            statement,
+          })),
+        }),
+      ),
+    });
+    renderApp('/clinical-form');
+    await userEvent.click(await screen.findByRole('button', { name: 'Start Assessment' }));
+    const card = await screen.findByTestId('no-recommendation-card');
+    expect(card).toHaveTextContent('No rule fired. Checked and ruled out:');
+    const list = within(card).getByRole('list', { name: 'Ruled out' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(statements);
   });
 
   it('a failed start shows the error and keeps the Ready card', async () => {

@@ -184,7 +184,7 @@ describe('Diagnostic Assistant chat', () => {
 
   it('a "no specific recommendations" ending lists the rules it could not evaluate: no finding is not a negative finding', async () => {
     const noMatch =
-      'Based on your responses, no specific recommendations are available at this time. Please consult with your healthcare provider.';
+      'No rule fired, and the answers ruled none out. 1 rule could not be evaluated for missing values: no finding is not a negative finding.';
     const done = session({
       pending: null,
       is_completed: true,
@@ -270,5 +270,42 @@ describe('Diagnostic Assistant chat', () => {
     expect(within(cards[0]).getByText('Primary recommendation')).toBeInTheDocument();
     expect(within(cards[0]).getByTestId('rule-provenance')).toHaveTextContent('Source: ADA Standards of Care in Diabetes—2026, Section 10');
     expect(within(cards[1]).getByRole('heading', { name: 'Diabetes by HbA1c' })).toBeInTheDocument();
+  });
+
+  // Issue 20: the chosen finding used to be listed first, above a critical one it did not outrank.
+  it('choosing the less urgent finding: the final message still lists the critical one first, the chosen one marked', async () => {
+    const ranked = [matched(hypertensiveEmergency), matched(diabetesFinding, true)];
+    chatApi({
+      'POST /api/chat-sessions': json(
+        201,
+        session({
+          is_completed: true,
+          pending: null,
+          matched_rules: ranked,
+          answer_details: [sbpTyped, hba1cTyped],
+          final_recommendations: diabetesFinding.actions,
+          conversation_history: [
+            msg('m1', 'question', 'Multiple recommendations are available. Which would you like to follow?'),
+            msg('m2', 'answer', 'Diabetes by HbA1c'),
+            {
+              ...msg(
+                'm3',
+                'recommendation',
+                'Based on your responses, 2 rules fired, most urgent first: "Hypertensive emergency" (critical); "Diabetes by HbA1c" (high, chosen). You chose to follow "Diabetes by HbA1c".',
+              ),
+              rules: ranked,
+            },
+          ],
+        }),
+      ),
+    });
+    renderApp('/chatbot');
+    await userEvent.click(await screen.findByRole('button', { name: 'Start Conversation' }));
+    const final = (await screen.findByText(/2 rules fired, most urgent first/)).closest('li')!;
+    expect(final).toHaveAttribute('data-severity', 'critical');
+    const cards = within(final as HTMLElement).getAllByTestId('finding-card');
+    expect(cards.map((c) => c.getAttribute('data-severity'))).toEqual(['critical', 'high']);
+    expect(within(cards[1]).getByText('Primary recommendation')).toBeInTheDocument();
+    expect(within(cards[0]).queryByText('Primary recommendation')).toBeNull();
   });
 });

@@ -33,11 +33,13 @@ function withNotAvailable(options: AnswerOptionJson[]): AnswerOptionJson[] {
   return options.some((o) => o.value === NOT_AVAILABLE) ? options : [...options, { label: NOT_AVAILABLE_LABEL, value: NOT_AVAILABLE }];
 }
 
-/** The matched rules of the final message: the one followed first and marked primary, then any others that also matched. */
+/**
+ * The matched rules of the final message: every finding in the server's order (critical, high,
+ * then the rest), the one followed marked. Issue 20: the chosen rule used to come first, above
+ * critical findings. Older sessions whose message holds only some are read from matched_rules.
+ */
 function finalRules(m: ChatMessage, session: ChatSession): ChatMatchedRule[] {
-  const selected = m.rules?.length ? m.rules : session.matched_rules.filter((r) => r.selected);
-  const others = (session.matched_rules ?? []).filter((r) => !selected.some((s) => s.rule_id === r.rule_id));
-  return [...selected, ...others];
+  return session.matched_rules?.length ? session.matched_rules : (m.rules ?? []);
 }
 
 function FinalFindings({ rules, session }: { rules: ChatMatchedRule[]; session: ChatSession }) {
@@ -56,7 +58,14 @@ function FinalFindings({ rules, session }: { rules: ChatMatchedRule[]; session: 
   return (
     <Stack spacing={1.5} sx={{ mt: 1 }}>
       {rules.map((r, i) => (
-        <FindingCard key={r.rule_id} finding={r} primary={i === 0} answers={session.answer_details} headingLevel="h3" dense />
+        <FindingCard
+          key={r.rule_id}
+          finding={r}
+          primary={r.selected || (i === 0 && !rules.some((x) => x.selected))}
+          answers={session.answer_details}
+          headingLevel="h3"
+          dense
+        />
       ))}
     </Stack>
   );

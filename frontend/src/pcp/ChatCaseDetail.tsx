@@ -10,15 +10,18 @@ import { NoRecommendationCard, UndeterminedList } from '../components/findings/F
 import { formatDateTime } from '../components/format';
 import { useAsync } from '../components/useAsync';
 import { AnswersSection, CaseDetailFrame, CaseFacts, CaseSection, Fact, NotCompleted } from './CaseDetailParts';
-import { CASE_KIND_LABEL, ChatStatusChip, chatFindings } from './CaseList';
+import { CASE_KIND_LABEL, ChatStatusChip } from './CaseList';
 
 function ChatFindings({ session }: { session: ChatSession }) {
-  const findings = chatFindings(session);
-  const undetermined = [...session.conversation_history].reverse().find((m) => m.type === 'recommendation')?.undetermined_rules ?? [];
+  // Every finding in the server's order (critical, high, then the rest), as the final message showed it;
+  // the one followed is marked primary where it ranks (issue 20).
+  const findings = session.matched_rules ?? [];
+  const final = [...session.conversation_history].reverse().find((m) => m.type === 'recommendation');
+  const undetermined = final?.undetermined_rules ?? [];
   return (
     <Stack spacing={2}>
       {findings.length === 0 ? (
-        <NoRecommendationCard headingLevel="h3" />
+        <NoRecommendationCard headingLevel="h3" ruledOut={final?.ruled_out} />
       ) : (
         <Stack component="ol" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }} aria-label="Findings">
           {findings.map((f) => (

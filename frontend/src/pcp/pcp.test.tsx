@@ -270,15 +270,16 @@ describe('Case History', () => {
 });
 
 describe('Chat session detail (issue 10)', () => {
-  it('shows the findings with the one followed as primary, the answers as entered, and the transcript', async () => {
+  // Issue 20: in rank order, as the final message lists them; the one followed is primary where it ranks.
+  it('shows the findings most urgent first with the one followed as primary, the answers as entered, and the transcript', async () => {
     seedSession();
     mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/chat-sessions/c1': json(200, chosenDiabetes) });
     renderApp('/pcp/chats/c1');
     expect(await screen.findByRole('heading', { name: 'Diabetes by HbA1c' })).toBeInTheDocument();
     const cards = screen.getAllByTestId('finding-card');
-    expect(cards.map((c) => c.getAttribute('data-severity'))).toEqual(['high', 'critical']);
-    expect(within(cards[0]).getByText('Primary recommendation')).toBeInTheDocument();
-    expect(within(cards[1]).queryByText('Primary recommendation')).not.toBeInTheDocument();
+    expect(cards.map((c) => c.getAttribute('data-severity'))).toEqual(['critical', 'high']);
+    expect(within(cards[1]).getByText('Primary recommendation')).toBeInTheDocument();
+    expect(within(cards[0]).queryByText('Primary recommendation')).not.toBeInTheDocument();
     expect(screen.getByTestId('undetermined-rules')).toHaveTextContent('missing: Urine albumin-to-creatinine ratio');
     const answers = within(screen.getByRole('list', { name: 'Answers given' })).getAllByTestId('answer-row');
     expect(answers[0]).toHaveTextContent('1. Systolic blood pressure200 mmHg (typed value)');
@@ -353,6 +354,32 @@ describe('Case detail', () => {
     renderApp('/pcp/cases/a2');
     expect(await screen.findByText('No Recommendation Available')).toBeInTheDocument();
     expect(screen.getByTestId('answer-row')).toHaveTextContent('1. HbA1cNot available');
+  });
+
+  // Issue 20: case detail shows what was ruled out, as the result did.
+  it('a completed case without a recommendation lists what the answers ruled out', async () => {
+    seedSession();
+    const statement = 'Systolic blood pressure 118 mmHg is below 180 mmHg';
+    const ruled = {
+      parameter_id: 'p-sbp-0000-0002',
+      display_name: 'Systolic blood pressure',
+      units: 'mm[Hg]',
+      operator: 'greater_equal',
+      threshold: 180,
+      value: 118,
+      label: '118 mmHg',
+      rule_names: ['Hypertensive emergency'],
+      statement,
+    };
+    mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/assessments/a3': json(200, { ...noRec('a3'), ruled_out: [ruled] }) });
+    renderApp('/pcp/cases/a3');
+    const list = await screen.findByRole('list', { name: 'Ruled out' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([statement]);
+    expect(screen.getByTestId('no-recommendation-card').textContent).not.toMatch(/consult|healthcare provider/i);
   });
 
   it('404 reads as not found', async () => {

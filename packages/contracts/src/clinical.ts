@@ -147,6 +147,28 @@ export interface UndeterminedRuleJson {
 }
 
 /**
+ * A condition the answers made false, in a rule they ruled out: a result with no finding lists
+ * these, so the physician sees what was checked ("HbA1c 5.2 % is below 5.7 %").
+ */
+export interface RuledOutJson {
+  parameter_id: string | null;
+  display_name: string;
+  /** UCUM code of the parameter's unit. */
+  units: string | null;
+  /** Canonical operator of the condition that is false (greater_equal, ...). */
+  operator: string;
+  threshold: unknown;
+  /** The answer in the parameter's unit. */
+  value: unknown;
+  /** The answer as the clinician gave it, when it was recorded with one. */
+  label: string | null;
+  /** The rules this condition ruled out, by name. */
+  rule_names: string[];
+  /** The sentence shown: display name, answer as entered, display unit. */
+  statement: string;
+}
+
+/**
  * The result of an assessment: `recommendation` is the primary card (findings[0]), `findings` every fired
  * rule ranked priority high first, then number of conditions, then name, with critical and high
  * severity never hidden; `undetermined_rules` are shown under "Could not be evaluated".
@@ -155,6 +177,11 @@ export interface AssessmentResultJson {
   recommendation: FindingJson | null;
   findings: FindingJson[];
   undetermined_rules: UndeterminedRuleJson[];
+  /**
+   * With no finding: what the answers ruled out, merged per parameter (empty when a rule fired, and
+   * for assessments completed before it was recorded).
+   */
+  ruled_out?: RuledOutJson[];
 }
 
 /** `POST /api/rule-sets/:id/publish`. */
@@ -249,6 +276,8 @@ export interface ChatMessageJson {
   rules?: ChatMatchedRuleJson[];
   /** On the final message: rules the conversation could not decide, with the inputs they miss. */
   undetermined_rules?: UndeterminedRuleJson[];
+  /** On a final message with no finding: what the answers ruled out. */
+  ruled_out?: RuledOutJson[];
   timestamp: string;
 }
 

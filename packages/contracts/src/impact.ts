@@ -50,6 +50,23 @@ export interface ImpactTransitionJson {
   examples: ImpactExampleJson[];
 }
 
+/**
+ * A finding publishing takes from (`lost`) or gives to (`gained`) patients, whatever its rank:
+ * "Diabetes" lost by the 6.5–6.9 % patients when the A1C cut-point is raised to 7.0, even where a
+ * hypertensive crisis stays their primary recommendation (issue 20).
+ */
+export interface ImpactFindingChangeJson {
+  rule: ImpactRuleRef;
+  change: 'lost' | 'gained';
+  /** How that rule changed; `parameters` when its text did not (a parameter definition did). */
+  cause_kind: ImpactCauseKind;
+  count: number;
+  /** Of `count`, patients whose primary recommendation stays the same (invisible in `transitions`). */
+  same_primary: number;
+  /** A few of the patients (at most 3), in population order. */
+  examples: ImpactExampleJson[];
+}
+
 export interface ImpactGroupJson {
   key: ImpactGroupKey;
   label: string;
@@ -59,6 +76,11 @@ export interface ImpactGroupJson {
   /** Most patients first, at most 100; `more_transitions` counts the smaller ones left out. */
   transitions: ImpactTransitionJson[];
   more_transitions: number;
+  /** Patients who gain or lose any finding (absent in previews stored before it was recorded). */
+  findings_changed?: number;
+  /** Per rule and direction, most patients first, at most 25; `more_finding_changes` counts the rest. */
+  finding_changes?: ImpactFindingChangeJson[];
+  more_finding_changes?: number;
 }
 
 export interface ImpactPreviewJson {

@@ -42,12 +42,23 @@ describe('Chat: a healthy patient answered through the options ends with no diag
 
   it('ends with the no-match message when both values are below the thresholds', () => {
     const { steps } = run((l) => l[0]);
-    expect(steps.at(-1)).toMatchObject({ status: 'completed', message: CHAT_NO_MATCH, rule: null, findings: [], undetermined_rules: [] });
+    expect(steps.at(-1)).toMatchObject({
+      status: 'completed',
+      message: `${CHAT_NO_MATCH}: HbA1c < 6.5 % is below 6.5 %; Fasting Glucose < 126 mg/dL is below 126 mg/dL.`,
+      rule: null,
+      findings: [],
+      undetermined_rules: [],
+    });
   });
 
   it('does not diagnose from "Not available": the rules are listed as undetermined instead', () => {
     const { steps } = run(() => 'Not available');
-    expect(steps.at(-1)).toMatchObject({ status: 'completed', message: CHAT_NO_MATCH, rule: null, findings: [] });
+    expect(steps.at(-1)).toMatchObject({
+      status: 'completed',
+      message: `${CHAT_NO_MATCH}, and the answers ruled none out. 2 rules could not be evaluated for missing values: no finding is not a negative finding.`,
+      rule: null,
+      findings: [],
+    });
     const last = steps.at(-1)!;
     expect(last.status === 'completed' && last.undetermined_rules.map((r) => r.unknown_parameters[0].reason)).toEqual([
       'unknown_answer',

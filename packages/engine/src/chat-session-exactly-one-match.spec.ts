@@ -15,6 +15,7 @@ describe("Chat session: \"Exactly one match shows 'Based on your responses: {des
       findings: [expect.objectContaining({ rule_id: rule.id })],
       matches: [expect.objectContaining({ rule })],
       undetermined_rules: [],
+      ruled_out: [],
     });
   });
 

@@ -1,5 +1,6 @@
 import { decidingParameters, evaluatePrepared, standingOf, type Standing } from './findings';
 import { readCondition } from './normalize';
+import { NO_RULE_FIRED, noFindingMessage, ruledOutOf } from './ruled-out';
 import { buildParameterIndex, resolveParameter, type ParameterIndex } from './parameters';
 import { preparedFor, type PreparedRuleSet } from './prepared';
 import { defaultQuestionText, questionFor, questionOptions } from './questions';
@@ -18,8 +19,12 @@ import type {
 export { defaultQuestionText };
 
 export const CHAT_MULTIPLE_MATCHES = 'Multiple recommendations are available. Which would you like to follow?';
-export const CHAT_NO_MATCH =
-  'Based on your responses, no specific recommendations are available at this time. Please consult with your healthcare provider.';
+/**
+ * The start of the message of a chat with no finding; the rest says what the answers ruled out
+ * (noFindingMessage). Product-spec §4 told the physician to "consult with your healthcare
+ * provider": advice for a patient, shown to the physician who is that provider (issue 20).
+ */
+export const CHAT_NO_MATCH = NO_RULE_FIRED;
 
 type ChatOptions = Omit<EvaluationOptions, 'unanswered'> & {
   /** These rules and parameters prepared once (prepareRuleSet); ignored unless made from the same arrays. */
@@ -120,18 +125,28 @@ export function chatEvaluate(
   return matchesOf(standing(rules, parameters, answers, options));
 }
 
+/**
+ * The final message. One finding: the spec's "Based on your responses: {description or name}".
+ * Several: every finding in the assessment's order (critical, high, then the rest, each tier by
+ * ranking), the chosen one marked, then what was chosen. Issue 20: the earlier text put the chosen
+ * rule first and named only the other critical or high findings, so a chosen low finding read
+ * above two critical ones and medium findings were dropped.
+ */
+function completionMessage(chosen: RuleFinding, said: string, findings: readonly RuleFinding[]): string {
+  if (findings.length <= 1) return `Based on your responses: ${said}`;
+  const listed = findings.map((f) => `"${f.rule_name}" (${f.severity}${f.rule_id === chosen.rule_id ? ', chosen' : ''})`).join('; ');
+  const what = said === chosen.rule_name ? '.' : `: ${said}`;
+  return `Based on your responses, ${findings.length} rules fired, most urgent first: ${listed}. You chose to follow "${chosen.rule_name}"${what}`;
+}
+
 function completedWith(chosen: ChatMatch, current: Standing): ChatStep {
   const { rule, finding } = chosen;
   const description = typeof rule.description === 'string' ? rule.description.trim() : '';
-  const others = current.findings.filter((f) => f.rule_id !== finding.rule_id && (f.severity === 'critical' || f.severity === 'high'));
+  const others = current.findings.filter((f) => f.rule_id !== finding.rule_id);
   const said = description || rule.name;
-  const also =
-    others.length > 0
-      ? `${/[.!?]$/.test(said) ? '' : '.'} Also found: ${others.map((f) => `"${f.rule_name}" (${f.severity})`).join(', ')}.`
-      : '';
   return {
     status: 'completed',
-    message: `Based on your responses: ${said}${also}`,
+    message: completionMessage(finding, said, current.findings),
     rule,
     finding,
     final_recommendations: finding.actions,
@@ -139,6 +154,7 @@ function completedWith(chosen: ChatMatch, current: Standing): ChatStep {
     findings: current.findings,
     matches: matchesOf(current),
     undetermined_rules: current.undetermined,
+    ruled_out: [],
   };
 }
 
@@ -167,9 +183,13 @@ export function chatStep(
     };
   }
   if (matches.length === 1) return completedWith(matches[0], current);
+  const ruledOut = ruledOutOf(current.evaluated);
   return {
     status: 'completed',
-    message: CHAT_NO_MATCH,
+    message: noFindingMessage(
+      ruledOut.map((r) => r.statement),
+      current.undetermined.length,
+    ),
     rule: null,
     finding: null,
     final_recommendations: [],
@@ -177,13 +197,14 @@ export function chatStep(
     findings: [],
     matches,
     undetermined_rules: current.undetermined,
+    ruled_out: ruledOut,
   };
 }
 
 /**
  * Completes a multiple-match choice. Null when the chosen rule is not one of the fired rules for
  * these answers (the caller turns that into its own error). Whatever is chosen, the completion
- * still lists every other critical or high finding.
+ * still lists every finding, most urgent first.
  */
 export function chatChoose(
   rules: readonly EngineRule[],

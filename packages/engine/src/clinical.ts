@@ -10,6 +10,7 @@ import {
 } from './findings';
 import { preparedFor, prepareRuleSet, type PreparedRuleSet } from './prepared';
 import { questionFor, questionOptions } from './questions';
+import { noFindingMessage, ruledOutOf } from './ruled-out';
 import type {
   AnswerOption,
   Answers,
@@ -201,14 +202,29 @@ function complete(standing: ReturnType<typeof standingOf>, log: LogEntry[]): Cli
     });
   }
   if (!first) {
+    const ruledOut = ruledOutOf(standing.evaluated);
+    log.push({
+      type: 'info',
+      message: noFindingMessage(
+        ruledOut.map((r) => r.statement),
+        undetermined.length,
+      ),
+    });
     log.push({ type: 'warning', message: CLINICAL_NO_MATCH });
-    return { status: 'completed', recommendation: null, findings: [], undetermined_rules: undetermined, log };
+    return { status: 'completed', recommendation: null, findings: [], undetermined_rules: undetermined, ruled_out: ruledOut, log };
   }
   const firstEntry = standing.fired[0];
   const higher = standing.undecided.filter((e) => compareRules(e.prepared.rule, firstEntry.prepared.rule) < 0);
   const higherRules = undetermined.filter((u) => higher.some((e) => e.prepared.rule.id === u.rule_id));
   const recommendation = higherRules.length > 0 ? { ...first, undetermined_higher_rules: higherRules } : first;
-  return { status: 'completed', recommendation, findings: [recommendation, ...findings.slice(1)], undetermined_rules: undetermined, log };
+  return {
+    status: 'completed',
+    recommendation,
+    findings: [recommendation, ...findings.slice(1)],
+    undetermined_rules: undetermined,
+    ruled_out: [],
+    log,
+  };
 }
 
 /** The first step of a fresh (or restarted) assessment: nothing is answered yet. */

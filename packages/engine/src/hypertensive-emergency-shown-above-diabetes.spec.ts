@@ -54,7 +54,7 @@ describe('A hypertensive emergency is shown beside and above a diabetes finding'
       other_findings: [{ rule_name: 'Hypertensive emergency', severity: 'critical' }],
     });
     expect(chosen?.status === 'completed' && chosen.message).toBe(
-      'Based on your responses: Type 2 diabetes. Also found: "Hypertensive emergency" (critical).',
+      'Based on your responses, 2 rules fired, most urgent first: "Hypertensive emergency" (critical); "Type 2 diabetes" (medium, chosen). You chose to follow "Type 2 diabetes".',
     );
   });
 });

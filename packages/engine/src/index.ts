@@ -45,7 +45,10 @@ export {
 } from './questions';
 export type { Band } from './questions';
 export { unitDisplay } from './units';
+export { NO_RULE_FIRED, noFindingMessage, ruledOutStatement } from './ruled-out';
 export { analyzeRuleSet } from './analysis';
+export { uncoveredBands } from './analysis-uncovered';
+export type { RuleSide } from './analysis-uncovered';
 export { decimalsFor, decimalPlaces, declaredDecimals } from './analysis-precision';
 export { boundaryVignettes, rankFindings, runVignette, vignettePasses } from './vignettes';
 export type { BoundaryVignette, VignetteResult } from './vignettes';
@@ -53,7 +56,15 @@ export type { BoundaryVignette, VignetteResult } from './vignettes';
 export { isBlank, isRangeAnswer, isUnknownSentinel, readInterval, toDay, toNumber } from './values';
 export type { Interval } from './values';
 export { generatePopulation, ImpactComparer, populationCandidates, seededRandom } from './impact';
-export type { ImpactCauseKind, ImpactComparison, ImpactOptions, ImpactPatient, ImpactTransition, PopulationOptions } from './impact';
+export type {
+  ImpactCauseKind,
+  ImpactComparison,
+  ImpactFindingChange,
+  ImpactOptions,
+  ImpactPatient,
+  ImpactTransition,
+  PopulationOptions,
+} from './impact';
 export { conditionsText, conditionText, ruleChanges } from './impact-changes';
 export type { RuleChange, RuleChangeDetail, RuleChangeField } from './impact-changes';
 /** Reading a patient's record: statuses, dates, comparators, units and what a criterion takes. */

@@ -27,16 +27,32 @@ describe('raising the A1C diagnosis threshold to 7.0 reclassifies a 6.7 % patien
       changed: 1,
       transitions: [{ from: t2d.id, to: prediabetes.id, cause: t2d.id, cause_kind: 'edited', count: 1, examples: [0] }],
       more_transitions: 0,
+      findings_changed: 1,
+      finding_changes: [
+        { rule: prediabetes.id, change: 'gained', cause_kind: 'edited', count: 1, same_primary: 0, examples: [0] },
+        { rule: t2d.id, change: 'lost', cause_kind: 'edited', count: 1, same_primary: 0, examples: [0] },
+      ],
+      more_finding_changes: 0,
     });
   });
 
-  it('leaves 6.4 % (prediabetes), 7.2 % (T2D) and a 6.7 % patient diagnosed by glucose where they were', () => {
+  it('leaves the primary recommendation of 6.4 % (prediabetes), 7.2 % (T2D) and a 6.7 % patient diagnosed by glucose where it was', () => {
     const result = comparer.compare([
       { answers: { [HBA1C.id]: 6.4 } },
       { answers: { [HBA1C.id]: 7.2 } },
       { answers: { [HBA1C.id]: 6.7, [GLUCOSE.id]: 130 } },
     ]);
-    expect(result).toEqual({ patients: 3, changed: 0, transitions: [], more_transitions: 0 });
+    expect(result).toMatchObject({ patients: 3, changed: 0, transitions: [], more_transitions: 0 });
+  });
+
+  // Issue 20: comparing only the top finding hid this patient's lost A1C diagnosis behind the glucose one.
+  it('the 6.7 % patient diagnosed by glucose keeps the top finding but loses "Type 2 diabetes (A1C)": the preview counts it', () => {
+    const result = comparer.compare([{ answers: { [HBA1C.id]: 6.4 } }, { answers: { [HBA1C.id]: 6.7, [GLUCOSE.id]: 130 } }]);
+    expect(result.findings_changed).toBe(1);
+    expect(result.finding_changes).toEqual([
+      { rule: prediabetes.id, change: 'gained', cause_kind: 'edited', count: 1, same_primary: 1, examples: [1] },
+      { rule: t2d.id, change: 'lost', cause_kind: 'edited', count: 1, same_primary: 1, examples: [1] },
+    ]);
   });
 
   it('counts every 6.5 to 6.9 % patient in one transition and keeps the first few as examples', () => {

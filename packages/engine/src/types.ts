@@ -198,6 +198,23 @@ export interface BasisItem {
   value: unknown;
 }
 
+/** A condition the answers made false, in a rule they ruled out (a result with no finding says these). */
+export interface RuledOutItem {
+  parameter_id: string | null;
+  parameter_name: string | null;
+  display_name: string;
+  /** UCUM code of the parameter's unit. */
+  units: string | null;
+  /** Canonical operator of the condition that is false. */
+  operator: string;
+  threshold: unknown;
+  value: unknown;
+  /** The rules this condition ruled out, by name. */
+  rule_names: string[];
+  /** "HbA1c 5.2 % is below 5.7 %". */
+  statement: string;
+}
+
 export type MissingReason =
   'missing_answer' | 'unknown_answer' | 'uninterpretable_answer' | 'straddles_threshold' | 'no_reference_time' | 'cannot_be_asked';
 
@@ -262,6 +279,8 @@ export interface ClinicalCompletedStep {
   findings: RuleFinding[];
   /** Every rule still undecided when the assessment ended, with its missing inputs. */
   undetermined_rules: UndeterminedRule[];
+  /** With no finding: the conditions the answers made false (empty when a rule fired). */
+  ruled_out: RuledOutItem[];
   log: LogEntry[];
 }
 
@@ -304,12 +323,14 @@ export type ChatStep =
       /** The chosen (or only) finding; null when no rule fired. */
       finding: RuleFinding | null;
       final_recommendations: Action[];
-      /** Every other critical or high finding: a choice can never hide one. */
+      /** Every other finding, in finding order: a choice can never hide one. */
       other_findings: RuleFinding[];
       /** Every fired rule, in finding order. */
       findings: RuleFinding[];
       matches: ChatMatch[];
       undetermined_rules: UndeterminedRule[];
+      /** With no finding: the conditions the answers made false (empty when a rule fired). */
+      ruled_out: RuledOutItem[];
     };
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -330,7 +351,9 @@ export type FindingCode =
   | 'invalid_value'
   | 'invalid_logic'
   | 'cut_point_gap'
-  | 'cut_point_overlap';
+  | 'cut_point_overlap'
+  /** A range of a parameter where the published version gave a finding and the draft gives none. */
+  | 'uncovered_band';
 
 export interface Finding {
   code: FindingCode;

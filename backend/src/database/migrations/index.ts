@@ -11,9 +11,10 @@ import { CdsFeedback1795900000001 } from './1795900000001-CdsFeedback';
 import { ImpactPreviews1795920000000 } from './1795920000000-ImpactPreviews';
 import { ImpactPreviewChanges1795960000000 } from './1795960000000-ImpactPreviewChanges';
 import { CdsHookGeneration1796000000000 } from './1796000000000-CdsHookGeneration';
+import { AssessmentRuledOut1796050000000 } from './1796050000000-AssessmentRuledOut';
 import { ContentPacks1796100000000 } from './1796100000000-ContentPacks';
-import { FhirResources1796300000000 } from './1796300000000-FhirResources';
 import { CdsHookGenerationWhatCallsRead1796150000000 } from './1796150000000-CdsHookGenerationWhatCallsRead';
+import { FhirResources1796300000000 } from './1796300000000-FhirResources';
 import { TemplateEquivalents1796420000000 } from './1796420000000-TemplateEquivalents';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   ImpactPreviews1795920000000,
   ImpactPreviewChanges1795960000000,
   CdsHookGeneration1796000000000,
+  AssessmentRuledOut1796050000000,
   ContentPacks1796100000000,
   CdsHookGenerationWhatCallsRead1796150000000,
   FhirResources1796300000000,

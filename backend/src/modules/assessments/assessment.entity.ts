@@ -4,6 +4,7 @@ import type {
   DebugLogEntryJson,
   FindingJson,
   QuestionJson,
+  RuledOutJson,
   RuleSetVersionRefJson,
   UndeterminedRuleJson,
 } from '@cds/contracts';
@@ -28,6 +29,7 @@ export type AskedQuestion = QuestionJson;
   'CHK_assessments_lists',
   `jsonb_typeof("rule_set_versions") = 'array' AND jsonb_typeof("completed_parameter_ids") = 'array' AND jsonb_typeof("answer_details") = 'array' AND jsonb_typeof("undetermined_rules") = 'array' AND jsonb_typeof("debug_log") = 'array' AND jsonb_typeof("findings") = 'array'`,
 )
+@Check('CHK_assessments_ruled_out', `jsonb_typeof("ruled_out") = 'array'`)
 @Check('CHK_assessments_findings', `"findings" = '[]'::jsonb OR "is_completed"`)
 @Check(
   'CHK_assessments_completion',
@@ -80,6 +82,10 @@ export class Assessment {
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   undetermined_rules: UndeterminedRuleJson[];
+
+  /** With no finding: what the answers ruled out, as the physician was shown it. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  ruled_out: RuledOutJson[];
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   debug_log: DebugLogEntry[];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { AnswerDetailJson, AssessmentJson, FindingJson, QuestionJson, UndeterminedRuleJson } from '@cds/contracts';
+import type { AnswerDetailJson, AssessmentJson, FindingJson, QuestionJson, RuledOutJson, UndeterminedRuleJson } from '@cds/contracts';
 import type { Stored } from '../../common/stored';
 import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
@@ -21,6 +21,7 @@ export interface AssessmentState {
   recommendation: FindingJson | null;
   findings: FindingJson[];
   undetermined_rules: UndeterminedRuleJson[];
+  ruled_out: RuledOutJson[];
   completed_at: Date | null;
 }
 
@@ -66,6 +67,7 @@ const COLUMNS = [
   'a.recommendation AS recommendation',
   'a.findings AS findings',
   'a.undetermined_rules AS undetermined_rules',
+  'a.ruled_out AS ruled_out',
   'a.rule_set_versions AS rule_set_versions',
   'a.created_at AS created_at',
   'a.updated_at AS updated_at',
@@ -127,7 +129,7 @@ export class AssessmentsRepository {
       `UPDATE assessments SET step = step + 1, debug_log = debug_log || $3::jsonb, updated_at = $4,
           current_parameter_id = $5, current_question = $6::jsonb, is_completed = $7, recommendation = $8::jsonb,
           findings = $9::jsonb, undetermined_rules = $10::jsonb, completed_at = $11, answers = $12::jsonb,
-          completed_parameter_ids = $13::jsonb, answer_details = $14::jsonb
+          completed_parameter_ids = $13::jsonb, answer_details = $14::jsonb, ruled_out = $17::jsonb
         WHERE id = $1 AND step = $2
           AND ($15::uuid IS NULL OR (SELECT md5(p::text) FROM parameters p WHERE p.id = $15::uuid) IS NOT DISTINCT FROM $16)`,
       [
@@ -147,6 +149,7 @@ export class AssessmentsRepository {
         jsonb(w.answer_details),
         w.wording?.parameter_id ?? null,
         w.wording?.fingerprint ?? null,
+        jsonb(w.ruled_out),
       ],
     )) as [unknown[], number];
     return affected === 1;

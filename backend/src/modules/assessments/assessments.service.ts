@@ -242,6 +242,7 @@ export class AssessmentsService {
         recommendation: null,
         findings: [],
         undetermined_rules: [],
+        ruled_out: [],
         completed_at: null,
         wording: { parameter_id: p.id, fingerprint: wording.fingerprint },
       };
@@ -276,6 +277,7 @@ function toJson(r: Row): AssessmentJson {
     recommendation: r.recommendation ?? null,
     findings: r.findings ?? [],
     undetermined_rules: r.undetermined_rules,
+    ruled_out: r.ruled_out ?? [],
     rule_set_versions: r.rule_set_versions,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,

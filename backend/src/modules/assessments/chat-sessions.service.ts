@@ -22,7 +22,7 @@ import { checkAgainstAnswers, checkObservedAt, notAsked, recordAnswer, repeatsAn
 import type { AnswerDto, ChoiceDto } from './assessments.dto';
 import type { ChatMessage, ChatPending } from './chat-session.entity';
 import { ChatSessionsRepository, type ChatChanges, type ChatSessionRow } from './chat-sessions.repository';
-import { enteredOf, toActions, toMatchedRule, toUndetermined } from './outcome';
+import { enteredOf, noFindingText, toActions, toMatchedRule, toRuledOut, toUndetermined } from './outcome';
 import { PublishedRules, type Knowledge } from './published-rules';
 
 type Row = ChatSessionRow;
@@ -182,16 +182,18 @@ export class ChatSessionsService {
         matched_rules: matched,
       };
     }
+    // The final message shows every finding in the engine's order (critical, high, then the rest), the chosen one marked.
     const matched = step.matches.map((m) => toMatchedRule(m.finding, k, entered, m.rule.id === step.rule?.id));
-    // The final message shows the chosen rule and every other critical or high finding beside it.
-    const others = new Set(step.other_findings.map((f) => f.rule_id));
+    const ruledOut = matched.length === 0 ? toRuledOut(step.ruled_out, k, entered) : [];
+    const undetermined = step.undetermined_rules.map((u) => toUndetermined(u, k));
     return {
       ...row,
       conversation_history: [
         ...row.conversation_history,
-        message('recommendation', step.message, at, {
-          rules: [...matched.filter((m) => m.selected), ...matched.filter((m) => !m.selected && others.has(m.rule_id))],
-          undetermined_rules: step.undetermined_rules.map((u) => toUndetermined(u, k)),
+        message('recommendation', matched.length === 0 ? noFindingText(ruledOut, undetermined.length) : step.message, at, {
+          rules: matched,
+          undetermined_rules: undetermined,
+          ...(matched.length === 0 ? { ruled_out: ruledOut } : {}),
         }),
       ],
       pending: null,

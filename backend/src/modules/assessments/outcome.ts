@@ -5,9 +5,20 @@ import {
   type AssessmentResultJson,
   type BasisJson,
   type FindingJson,
+  type RuledOutJson,
   type UndeterminedRuleJson,
 } from '@cds/contracts';
-import { normalizeAction, type BasisItem, type EngineRule, type LogEntry, type RuleFinding, type UndeterminedRule } from '@cds/engine';
+import {
+  noFindingMessage,
+  normalizeAction,
+  ruledOutStatement,
+  type BasisItem,
+  type EngineRule,
+  type LogEntry,
+  type RuledOutItem,
+  type RuleFinding,
+  type UndeterminedRule,
+} from '@cds/engine';
 import type { DebugLogEntry } from './assessment.entity';
 import type { MatchedRule } from './chat-session.entity';
 import type { Knowledge } from './published-rules';
@@ -106,11 +117,50 @@ export function toUndetermined(u: UndeterminedRule, k: Knowledge): UndeterminedR
 export interface EngineCompletion {
   findings: RuleFinding[];
   undetermined_rules: UndeterminedRule[];
+  ruled_out?: RuledOutItem[];
 }
 
-export function toResult(done: EngineCompletion, k: Knowledge, entered: Entered): AssessmentResultJson {
+/**
+ * What the answers ruled out, each sentence with the answer as the clinician gave it ("Fasting
+ * glucose 5 mmol/L (90 mg/dL) is below 100 mg/dL"). A band keeps the engine's reading: its
+ * label repeats the parameter's name.
+ */
+export function toRuledOut(items: readonly RuledOutItem[], k: Knowledge, entered: Entered): RuledOutJson[] {
+  return items.map((item) => {
+    const given = item.parameter_id ? entered.get(item.parameter_id) : undefined;
+    const label = given?.label ?? null;
+    const parameter = item.parameter_id ? (k.parameterById.get(item.parameter_id) ?? null) : null;
+    const valueText = label !== null && given?.entered_as !== 'band' ? label : undefined;
+    return {
+      parameter_id: item.parameter_id,
+      display_name: item.display_name,
+      units: item.units,
+      operator: item.operator,
+      threshold: item.threshold,
+      value: given ? given.value : item.value,
+      label,
+      rule_names: item.rule_names,
+      statement: ruledOutStatement(item, parameter, valueText),
+    };
+  });
+}
+
+/** The message of a result with no finding, from the sentences the physician is shown. */
+export function noFindingText(ruledOut: readonly RuledOutJson[], undetermined: number): string {
+  return noFindingMessage(
+    ruledOut.map((r) => r.statement),
+    undetermined,
+  );
+}
+
+export function toResult(done: EngineCompletion, k: Knowledge, entered: Entered): AssessmentResultJson & { ruled_out: RuledOutJson[] } {
   const findings = done.findings.map((f) => toFinding(f, k, entered));
-  return { recommendation: findings[0] ?? null, findings, undetermined_rules: done.undetermined_rules.map((u) => toUndetermined(u, k)) };
+  return {
+    recommendation: findings[0] ?? null,
+    findings,
+    undetermined_rules: done.undetermined_rules.map((u) => toUndetermined(u, k)),
+    ruled_out: findings.length === 0 ? toRuledOut(done.ruled_out ?? [], k, entered) : [],
+  };
 }
 
 export function toMatchedRule(finding: RuleFinding, k: Knowledge, entered: Entered, selected: boolean): MatchedRule {

@@ -33,6 +33,12 @@ export const GENERATED_SEED = 20_261_123;
 const EXAMPLES = 5;
 /** Transitions listed per group: a sweeping edit of a large set can make thousands of small ones. */
 const TRANSITIONS = 100;
+/**
+ * Findings gained or lost listed per group, and examples of each: a sweeping edit touches some finding
+ * of nearly every patient, and the stored preview (read back on every publish) must stay small.
+ */
+const FINDING_CHANGES = 25;
+const FINDING_EXAMPLES = 3;
 /** Previews not published with a version are kept this long, and at most this many per rule set. */
 export const UNREFERENCED_MAX_AGE_HOURS = 24;
 export const UNREFERENCED_KEPT_PER_SET = 10;
@@ -90,7 +96,12 @@ export class ImpactPreviewService implements PublishImpactCheck {
       const describe = describer(before, after, withFirst(afterParameters, beforeParameters));
       const groups: ImpactGroupJson[] = (Object.keys(GROUP_LABELS) as ImpactGroupKey[]).map((key) => {
         const patients = populations[key];
-        const result = comparer.compare(patients, { examples: EXAMPLES, transitions: TRANSITIONS });
+        const result = comparer.compare(patients, {
+          examples: EXAMPLES,
+          transitions: TRANSITIONS,
+          findingChanges: FINDING_CHANGES,
+          findingExamples: FINDING_EXAMPLES,
+        });
         return {
           key,
           label: GROUP_LABELS[key],
@@ -104,6 +115,16 @@ export class ImpactPreviewService implements PublishImpactCheck {
             cause_kind: t.cause_kind,
             count: t.count,
             examples: t.examples.map((i) => describe.example(patients[i])),
+          })),
+          findings_changed: result.findings_changed,
+          more_finding_changes: result.more_finding_changes,
+          finding_changes: result.finding_changes.map((c) => ({
+            rule: describe.rule(c.rule, c.change === 'lost' ? 'before' : 'after'),
+            change: c.change,
+            cause_kind: c.cause_kind,
+            count: c.count,
+            same_primary: c.same_primary,
+            examples: c.examples.map((i) => describe.example(patients[i])),
           })),
         };
       });

@@ -3,6 +3,7 @@ import {
   analyzeRuleSet,
   ruleSeverity,
   runVignette,
+  uncoveredBands,
   vignettePasses,
   type Answers,
   type EngineParameter,
@@ -81,6 +82,28 @@ export async function loadCombination(
 /** Findings that concern at least one of the draft's rules (another set's own problems are its publisher's). */
 export function combinationFindings(c: Combination): Finding[] {
   return analyzeRuleSet(c.rules, c.parameters).filter((f) => f.rule_ids.some((id) => c.own.has(id)));
+}
+
+/**
+ * Ranges of a parameter where what a PCP gets now (the latest version of this set with every
+ * other active published set, read with the parameters as published) could give a finding and the
+ * combination after publishing gives none (issue 20): raising the A1C cut-point to 7.0 % without
+ * moving prediabetes leaves 6.5 to < 7 % with no finding. Warnings, so they need an acknowledgement.
+ */
+export function uncoveredFindings(
+  c: Combination,
+  latest: { number: number; rules: EngineRule[]; parameters: EngineParameter[] } | null,
+): Finding[] {
+  if (!latest) return [];
+  const published = latest.rules.map((r) => ({ ...r, rule_set_id: c.ruleSetId, version: latest.number }));
+  const ids = new Set(latest.parameters.map((p) => p.id));
+  return uncoveredBands(
+    {
+      rules: [...c.rules.filter((r) => !c.own.has(r.id)), ...published],
+      parameters: [...latest.parameters, ...c.parameters.filter((p) => !ids.has(p.id))],
+    },
+    { rules: c.rules, parameters: c.parameters },
+  );
 }
 
 export function describeRun(c: Combination, result: VignetteResult): VignetteRunJson {

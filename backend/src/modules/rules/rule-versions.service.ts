@@ -15,7 +15,7 @@ import type {
   VersionSummaryJson,
   WarningAcknowledgementJson,
 } from '@cds/contracts';
-import { combinationFindings, combinationHash, failingVignettes, loadCombination } from './publish-gate';
+import { combinationFindings, combinationHash, failingVignettes, loadCombination, uncoveredFindings } from './publish-gate';
 import { draftContent, findRuleSet, parametersById } from './rule-store';
 import { testCasesOfRules } from './rules.repository';
 import {
@@ -213,7 +213,7 @@ export class RuleVersionsService {
     const hash = contentHash(content);
     const latest = await this.repo.latest(m, set.id);
     const combination = await loadCombination(m, set, content.rules);
-    const findings = content.rules.length ? combinationFindings(combination) : [];
+    const findings = content.rules.length ? [...combinationFindings(combination), ...uncoveredFindings(combination, latest)] : [];
     const check: PublishCheckJson = {
       rule_set_id: set.id,
       rule_count: content.rules.length,

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
-import type { AnswerDetailJson, FindingJson, UndeterminedRuleJson } from '@cds/contracts';
+import type { AnswerDetailJson, FindingJson, RuledOutJson, UndeterminedRuleJson } from '@cds/contracts';
 import { NO_RECOMMENDATION } from '../../messages';
 import { FindingCard } from './FindingCard';
 import { findingsOf } from './clinicalFormat';
@@ -52,15 +52,38 @@ export function UndeterminedList({ rules, headingLevel = 'h3' }: { rules: Undete
   );
 }
 
-export function NoRecommendationCard({ children, headingLevel = 'h2' }: { children?: ReactNode; headingLevel?: Heading }) {
+/** Nothing fired: what the answers ruled out, each with the answer as entered and the cut-point it is on the other side of. */
+export function NoRecommendationCard({
+  children,
+  headingLevel = 'h2',
+  ruledOut = [],
+}: {
+  children?: ReactNode;
+  headingLevel?: Heading;
+  ruledOut?: RuledOutJson[];
+}) {
   return (
     <Box data-testid="no-recommendation-card" sx={{ textAlign: 'center', py: 3 }}>
       <Typography id="no-rec-title" variant="h2" component={headingLevel} sx={{ fontSize: '1.4rem', mb: 1 }}>
         {NO_RECOMMENDATION.title}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: children ? 3 : 0, maxWidth: 560, mx: 'auto' }}>
-        {NO_RECOMMENDATION.body}
+      <Typography color="text.secondary" sx={{ mb: children || ruledOut.length ? 1 : 0, maxWidth: 560, mx: 'auto' }}>
+        {ruledOut.length ? NO_RECOMMENDATION.ruledOut : NO_RECOMMENDATION.body}
       </Typography>
+      {ruledOut.length > 0 && (
+        <Box
+          component="ul"
+          aria-label="Ruled out"
+          data-testid="ruled-out"
+          sx={{ textAlign: 'left', maxWidth: 560, mx: 'auto', mt: 0, mb: children ? 3 : 0, pl: 2.5 }}
+        >
+          {ruledOut.map((r, i) => (
+            <li key={i}>
+              <Typography component="span">{r.statement}</Typography>
+            </li>
+          ))}
+        </Box>
+      )}
       {children}
     </Box>
   );
@@ -77,7 +100,12 @@ export function FindingsResult({
   headingLevel = 'h3',
   noRecommendationActions,
 }: {
-  result: { findings?: FindingJson[]; recommendation?: FindingJson | null; undetermined_rules?: UndeterminedRuleJson[] };
+  result: {
+    findings?: FindingJson[];
+    recommendation?: FindingJson | null;
+    undetermined_rules?: UndeterminedRuleJson[];
+    ruled_out?: RuledOutJson[];
+  };
   answers?: AnswerDetailJson[];
   headingLevel?: Heading;
   noRecommendationActions?: ReactNode;
@@ -87,7 +115,9 @@ export function FindingsResult({
   return (
     <Stack spacing={2}>
       {findings.length === 0 ? (
-        <NoRecommendationCard headingLevel={headingLevel}>{noRecommendationActions}</NoRecommendationCard>
+        <NoRecommendationCard headingLevel={headingLevel} ruledOut={result.ruled_out}>
+          {noRecommendationActions}
+        </NoRecommendationCard>
       ) : (
         <Stack component="ol" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }} aria-label="Findings">
           {findings.map((f) => (

@@ -230,4 +230,100 @@ describe('Publish dialog: impact preview', { timeout: 60_000 }, () => {
       { impact_preview_id: 'ip-2' },
     ]);
   });
+
+  // Issue 20: only the primary recommendation was compared; a diagnosis lost behind a crisis went unseen.
+  it('a finding lost where the primary recommendation stays the same is listed with its examples', async () => {
+    const crisis = { rule_id: 'r-crisis', rule_name: 'Hypertensive crisis', rule_set_name: 'Glycaemic control', severity: 'critical' };
+    const lostBehindCrisis: ImpactPreviewJson = {
+      ...preview,
+      groups: [
+        {
+          key: 'assessments',
+          label: 'Recorded assessments',
+          patients: 12,
+          changed: 0,
+          transitions: [],
+          more_transitions: 0,
+          findings_changed: 3,
+          more_finding_changes: 0,
+          finding_changes: [
+            {
+              rule: t2d,
+              change: 'lost',
+              cause_kind: 'edited',
+              count: 3,
+              same_primary: 3,
+              examples: [
+                {
+                  label: 'Assessment of 2026-11-20',
+                  answers: { 'p-1': 6.7 },
+                  values: [
+                    { parameter: 'HbA1c', value: '6.7 %' },
+                    { parameter: 'Systolic BP', value: '190 mmHg' },
+                  ],
+                },
+              ],
+            },
+            { rule: crisis, change: 'gained', cause_kind: 'parameters', count: 1, same_primary: 0, examples: [] },
+          ],
+        },
+      ],
+    };
+    adminApiMock({ ...routes({}), 'POST /api/rule-sets/rs-1/impact-preview': json(201, lostBehindCrisis) });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Glycaemic control' });
+    const impact = await within(dialog).findByRole('region', { name: 'Impact preview' });
+    const recorded = within(impact).getByRole('region', { name: 'Recorded assessments' });
+    expect(recorded).toHaveTextContent('0 of 12 change primary recommendation; 3 gain or lose a finding');
+    const table = within(recorded).getByRole('table', { name: 'Recorded assessments: findings gained or lost' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) =>
+          within(r)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        ),
+    ).toEqual([
+      ['Type 2 diabetes (A1C) (edited)', 'Lost by 3 patients, 3 with the same primary recommendation', 'Examples (1)'],
+      ['Hypertensive crisis (a parameter changed)', 'Gained by 1 patient', 'Examples (0)'],
+    ]);
+    await userEvent.click(within(table).getByRole('button', { name: 'Examples (1)' }));
+    expect(within(table).getByRole('list', { name: 'Example patients' })).toHaveTextContent(
+      'Assessment of 2026-11-20: HbA1c 6.7 %, Systolic BP 190 mmHg',
+    );
+  });
+
+  // Issue 20: leaving a range with no finding where the published version had one is a warning a physician-administrator reads.
+  it('raising the A1C cut-point to 7.0 %: the uncovered 6.5 to < 7 % range is a warning that needs a reason before Publish', async () => {
+    const message =
+      'HbA1c 6.5 to < 7 %: no rule gives a finding in this range any more. The published version gave "Type 2 diabetes (A1C)"; ' +
+      'after publishing, patients with these values get no finding from HbA1c. Extend a rule to cover the range, or acknowledge if the change is intended.';
+    const calls = adminApiMock({
+      ...routes({}),
+      'GET /api/rule-sets/rs-1/publish-check': json(200, {
+        ...check,
+        warnings: [{ code: 'uncovered_band', severity: 'warning', rule_ids: ['r-t2d'], parameter_id: 'p-1', message }],
+      }),
+      'POST /api/rule-sets/rs-1/impact-preview': json(201, preview),
+      'POST /api/rule-sets/rs-1/publish': json(201, { id: 'v4', rule_set_id: 'rs-1', number: 4, name: 'Glycaemic control' }),
+    });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Glycaemic control' });
+    await within(dialog).findByRole('region', { name: 'Impact preview' });
+    expect(within(dialog).getByRole('region', { name: 'Warnings' })).toHaveTextContent(message);
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
+    await userEvent.type(
+      within(dialog).getByLabelText(/Reason for publishing despite the warnings/),
+      'Retiring the A1C diagnosis deliberately',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByText('Version 4 is now used by assessments.')).toBeInTheDocument();
+    expect(calls.callsTo('POST /api/rule-sets/rs-1/publish').map((c) => c.body)).toEqual([
+      { impact_preview_id: 'ip-1', acknowledge_warnings: { reason: 'Retiring the A1C diagnosis deliberately' } },
+    ]);
+  });
 });
