@@ -11,7 +11,7 @@ import {
   modelOf,
   NURSING_HOME,
   PALLIATIVE,
-  PERFORMED_ENCOUNTER,
+  QUALIFYING_ENCOUNTER,
   rule,
   VS,
   yesNo,
@@ -23,16 +23,6 @@ import {
  * measure's CQL (DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR and the libraries it
  * includes); an inverse measure: patients in the numerator are the gaps.
  */
-const QUALIFYING_ENCOUNTERS = [
-  '2.16.840.1.113883.3.464.1003.101.12.1001',
-  '2.16.840.1.113883.3.526.3.1240',
-  '2.16.840.1.113883.3.464.1003.101.12.1025',
-  '2.16.840.1.113883.3.464.1003.101.12.1023',
-  '2.16.840.1.113883.3.464.1003.101.12.1016',
-  '2.16.840.1.113883.3.464.1003.101.12.1089',
-  '2.16.840.1.113883.3.464.1003.101.12.1080',
-].map(VS);
-
 const GLYCEMIC_STATUS = {
   resource_type: 'Observation' as const,
   value_sets: [VS('2.16.840.1.113883.3.464.1003.198.12.1013')],
@@ -44,13 +34,7 @@ const GLYCEMIC_STATUS = {
 
 const parameters = [
   AGE_AT_PERIOD_END,
-  yesNo('qualifying_encounter', 'Qualifying outpatient encounter in the measurement period', {
-    resource_type: 'Encounter',
-    value_sets: QUALIFYING_ENCOUNTERS,
-    statuses: PERFORMED_ENCOUNTER,
-    window: { anchor: 'period' },
-    take: 'exists',
-  }),
+  QUALIFYING_ENCOUNTER,
   yesNo('diabetes', 'Diabetes during the measurement period', {
     resource_type: 'Condition',
     value_sets: [VS('2.16.840.1.113883.3.464.1003.103.12.1001')],

@@ -10,6 +10,8 @@ import {
   NURSING_HOME,
   PALLIATIVE,
   PERFORMED_ENCOUNTER,
+  QUALIFYING_ENCOUNTER,
+  inPeriod,
   rule,
   VS,
   yesNo,
@@ -17,16 +19,6 @@ import {
 } from './measure-content';
 
 /** CMS165 (2024 QI-Core): Controlling High Blood Pressure, read from ControllingHighBloodPressureFHIR.cql. */
-const QUALIFYING_ENCOUNTERS = [
-  '2.16.840.1.113883.3.464.1003.101.12.1001',
-  '2.16.840.1.113883.3.526.3.1240',
-  '2.16.840.1.113883.3.464.1003.101.12.1025',
-  '2.16.840.1.113883.3.464.1003.101.12.1023',
-  '2.16.840.1.113883.3.464.1003.101.12.1016',
-  '2.16.840.1.113883.3.464.1003.101.12.1089',
-  '2.16.840.1.113883.3.464.1003.101.12.1080',
-].map(VS);
-
 /** Readings taken in an emergency department or during an inpatient, observation or pre-admission stay do not count. */
 const NOT_OUTPATIENT = ['EMER', 'IMP', 'ACUTE', 'NONAC', 'PRENC', 'SS'];
 const reading = (code: string) => ({
@@ -46,13 +38,7 @@ const parameters = [
     window: { anchor: 'period', first_months: 6, relation: 'overlaps' },
     take: 'exists',
   }),
-  yesNo('qualifying_encounter', 'Qualifying outpatient encounter in the measurement period', {
-    resource_type: 'Encounter',
-    value_sets: QUALIFYING_ENCOUNTERS,
-    statuses: PERFORMED_ENCOUNTER,
-    window: { anchor: 'period' },
-    take: 'exists',
-  }),
+  QUALIFYING_ENCOUNTER,
   HOSPICE,
   PALLIATIVE,
   FRAILTY,
@@ -60,31 +46,16 @@ const parameters = [
   NURSING_HOME,
   yesNo('pregnancy_or_renal', 'Pregnancy, end-stage renal disease, kidney transplant or CKD stage 5 during the measurement period', {
     any_of: [
-      {
-        resource_type: 'Condition',
-        value_sets: [
-          '2.16.840.1.113883.3.526.3.378',
-          '2.16.840.1.113883.3.526.3.353',
-          '2.16.840.1.113883.3.464.1003.109.12.1029',
-          '2.16.840.1.113883.3.526.3.1002',
-        ].map(VS),
-        window: { anchor: 'period', relation: 'overlaps' },
-        take: 'exists',
-      },
-      {
-        resource_type: 'Procedure',
-        value_sets: [VS('2.16.840.1.113883.3.464.1003.109.12.1012'), VS('2.16.840.1.113883.3.464.1003.109.12.1013')],
+      inPeriod('Condition', [
+        '2.16.840.1.113883.3.526.3.378',
+        '2.16.840.1.113883.3.526.3.353',
+        '2.16.840.1.113883.3.464.1003.109.12.1029',
+        '2.16.840.1.113883.3.526.3.1002',
+      ]),
+      inPeriod('Procedure', ['2.16.840.1.113883.3.464.1003.109.12.1012', '2.16.840.1.113883.3.464.1003.109.12.1013'], 'ends_by_end', {
         statuses: ['completed'],
-        window: { anchor: 'period', relation: 'ends_by_end' },
-        take: 'exists',
-      },
-      {
-        resource_type: 'Encounter',
-        value_sets: [VS('2.16.840.1.113883.3.464.1003.109.12.1014')],
-        statuses: PERFORMED_ENCOUNTER,
-        window: { anchor: 'period', relation: 'starts_by_end' },
-        take: 'exists',
-      },
+      }),
+      inPeriod('Encounter', ['2.16.840.1.113883.3.464.1003.109.12.1014'], 'starts_by_end', { statuses: PERFORMED_ENCOUNTER }),
     ],
   }),
   measured('systolic_lowest', 'Lowest systolic on the most recent blood-pressure day', 'mm[Hg]', reading('8480-6'), { min: 0, max: 400 }),

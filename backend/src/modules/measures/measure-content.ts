@@ -1,4 +1,4 @@
-import type { Criterion, CriterionSpec, EngineParameter, EngineRule, MeasureModel, PopulationCode } from '@cds/engine';
+import type { Criterion, CriterionSpec, EngineParameter, EngineRule, MeasureModel, PopulationCode, WindowRelation } from '@cds/engine';
 
 /** Builders for shipped measures: parameters read from the record by criteria, and population rules. */
 
@@ -70,164 +70,117 @@ export function modelOf(parameters: EngineParameter[], rules: (EngineRule & { po
   return { parameters, rules: rules.map(({ population: _, ...r }) => r), populations };
 }
 
+/**
+ * "Exists a resource of these value sets in the measurement period": the shape most measure criteria
+ * take. `relation` as CQL writes it (`overlaps day of`, `during`, `ends during`…); `extra` adds statuses,
+ * categories, a coded value, intents.
+ */
+export function inPeriod(
+  resource_type: Criterion['resource_type'],
+  valueSets: readonly string[],
+  relation: WindowRelation = 'overlaps',
+  extra: Partial<Criterion> = {},
+): Criterion {
+  return {
+    resource_type,
+    ...(valueSets.length ? { value_sets: valueSets.map(VS) } : {}),
+    window: { anchor: 'period', relation },
+    take: 'exists',
+    ...extra,
+  };
+}
+
+/** AdultOutpatientEncounters."Qualifying Encounters" (CMS122, CMS165): a performed outpatient visit during the period. */
+export const QUALIFYING_ENCOUNTER = yesNo(
+  'qualifying_encounter',
+  'Qualifying outpatient encounter in the measurement period',
+  inPeriod(
+    'Encounter',
+    [
+      '2.16.840.1.113883.3.464.1003.101.12.1001',
+      '2.16.840.1.113883.3.526.3.1240',
+      '2.16.840.1.113883.3.464.1003.101.12.1025',
+      '2.16.840.1.113883.3.464.1003.101.12.1023',
+      '2.16.840.1.113883.3.464.1003.101.12.1016',
+      '2.16.840.1.113883.3.464.1003.101.12.1089',
+      '2.16.840.1.113883.3.464.1003.101.12.1080',
+    ],
+    'during',
+    { statuses: PERFORMED_ENCOUNTER },
+  ),
+);
+
 /** CMS exclusions shared by the diabetes and blood-pressure measures (Hospice, PalliativeCare, AdvancedIllnessandFrailty). */
 export const HOSPICE = yesNo('hospice', 'Hospice services in the measurement period', {
   any_of: [
-    {
-      resource_type: 'Encounter',
-      value_sets: [VS('2.16.840.1.113883.3.666.5.307')],
+    inPeriod('Encounter', ['2.16.840.1.113883.3.666.5.307'], 'ends_during', {
       statuses: PERFORMED_ENCOUNTER,
       has_code: { element: 'discharge_disposition', codes: [`${SNOMED}|428361000124107`, `${SNOMED}|428371000124100`] },
-      window: { anchor: 'period', relation: 'ends_during' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Encounter',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.1003')],
-      statuses: PERFORMED_ENCOUNTER,
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Observation',
+    }),
+    inPeriod('Encounter', ['2.16.840.1.113883.3.464.1003.1003'], 'overlaps', { statuses: PERFORMED_ENCOUNTER }),
+    inPeriod('Observation', [], 'overlaps', {
       codes: [`${LOINC}|45755-6`],
       statuses: FINAL_RESULT,
       categories: [SURVEY],
       has_code: { element: 'value', codes: [`${SNOMED}|373066001`] },
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'ServiceRequest',
-      value_sets: [VS('2.16.840.1.113883.3.526.3.1584')],
-      statuses: ORDERED,
-      intents: ['order'],
-      window: { anchor: 'period' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Procedure',
-      value_sets: [VS('2.16.840.1.113883.3.526.3.1584')],
-      statuses: ['completed'],
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Condition',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.1165')],
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
+    }),
+    // Hospice.cql leaves the order's doNotPerform unchecked (CQLIT-447), so this does too.
+    inPeriod('ServiceRequest', ['2.16.840.1.113883.3.526.3.1584'], 'during', { statuses: ORDERED, intents: ['order'] }),
+    inPeriod('Procedure', ['2.16.840.1.113883.3.526.3.1584'], 'overlaps', { statuses: ['completed'] }),
+    inPeriod('Condition', ['2.16.840.1.113883.3.464.1003.1165']),
   ],
 });
 
 export const PALLIATIVE = yesNo('palliative_care', 'Palliative care in the measurement period', {
   any_of: [
-    {
-      resource_type: 'Observation',
-      codes: [`${LOINC}|71007-9`],
-      statuses: FINAL_RESULT,
-      categories: [SURVEY],
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Condition',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.1167')],
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Encounter',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.101.12.1090')],
-      statuses: PERFORMED_ENCOUNTER,
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Procedure',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.198.12.1135')],
-      statuses: ['completed'],
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
+    inPeriod('Observation', [], 'overlaps', { codes: [`${LOINC}|71007-9`], statuses: FINAL_RESULT, categories: [SURVEY] }),
+    inPeriod('Condition', ['2.16.840.1.113883.3.464.1003.1167']),
+    inPeriod('Encounter', ['2.16.840.1.113883.3.464.1003.101.12.1090'], 'overlaps', { statuses: PERFORMED_ENCOUNTER }),
+    inPeriod('Procedure', ['2.16.840.1.113883.3.464.1003.198.12.1135'], 'overlaps', { statuses: ['completed'] }),
   ],
 });
 
-const FRAILTY_DEVICE = VS('2.16.840.1.113883.3.464.1003.118.12.1300');
+const FRAILTY_DEVICE = '2.16.840.1.113883.3.464.1003.118.12.1300';
 export const FRAILTY = yesNo('frailty', 'Frailty in the measurement period', {
   any_of: [
-    {
-      resource_type: 'DeviceRequest',
-      value_sets: [FRAILTY_DEVICE],
-      statuses: ORDERED,
-      intents: ['order'],
-      exclude_do_not_perform: true,
-      window: { anchor: 'period' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Observation',
+    inPeriod('DeviceRequest', [FRAILTY_DEVICE], 'during', { statuses: ORDERED, intents: ['order'], exclude_do_not_perform: true }),
+    inPeriod('Observation', [], 'ends_during', {
       codes: [`${LOINC}|98181-1`],
       statuses: FINAL_RESULT,
       categories: [SURVEY],
-      has_code: { element: 'value', value_sets: [FRAILTY_DEVICE] },
-      window: { anchor: 'period', relation: 'ends_during' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Condition',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.113.12.1074')],
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Encounter',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.101.12.1088')],
-      statuses: PERFORMED_ENCOUNTER,
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
-    {
-      resource_type: 'Observation',
-      value_sets: [VS('2.16.840.1.113883.3.464.1003.113.12.1075')],
-      statuses: SYMPTOM,
-      window: { anchor: 'period', relation: 'overlaps' },
-      take: 'exists',
-    },
+      has_code: { element: 'value', value_sets: [VS(FRAILTY_DEVICE)] },
+    }),
+    inPeriod('Condition', ['2.16.840.1.113883.3.464.1003.113.12.1074']),
+    inPeriod('Encounter', ['2.16.840.1.113883.3.464.1003.101.12.1088'], 'overlaps', { statuses: PERFORMED_ENCOUNTER }),
+    inPeriod('Observation', ['2.16.840.1.113883.3.464.1003.113.12.1075'], 'overlaps', { statuses: SYMPTOM }),
   ],
 });
 
+const YEAR_BEFORE_OR_DURING = { anchor: 'period' as const, years_before: 1 };
 export const ADVANCED_ILLNESS_OR_DEMENTIA_MEDICATION = yesNo(
   'advanced_illness_or_dementia_medication',
   'Advanced illness or dementia medication in the period or the year before',
   {
     any_of: [
-      {
-        resource_type: 'Condition',
-        value_sets: [VS('2.16.840.1.113883.3.464.1003.110.12.1082')],
-        window: { anchor: 'period', years_before: 1, relation: 'starts_during' },
-        take: 'exists',
-      },
-      {
-        resource_type: 'MedicationRequest',
-        value_sets: [VS('2.16.840.1.113883.3.464.1003.196.12.1510')],
+      inPeriod('Condition', ['2.16.840.1.113883.3.464.1003.110.12.1082'], 'starts_during', {
+        window: { ...YEAR_BEFORE_OR_DURING, relation: 'starts_during' },
+      }),
+      inPeriod('MedicationRequest', ['2.16.840.1.113883.3.464.1003.196.12.1510'], 'overlaps', {
         statuses: ['active'],
         intents: ['order'],
-        window: { anchor: 'period', years_before: 1, relation: 'overlaps' },
-        take: 'exists',
-      },
+        window: { ...YEAR_BEFORE_OR_DURING, relation: 'overlaps' },
+      }),
     ],
   },
 );
 
 export const NURSING_HOME = yesNo('lives_in_nursing_home', 'Last housing status: lives in a nursing home', {
-  resource_type: 'Observation',
-  codes: [`${LOINC}|71802-3`],
-  statuses: FINAL_RESULT,
-  categories: [SURVEY],
-  has_code: { element: 'value', codes: [`${SNOMED}|160734000`] },
-  window: { anchor: 'period', relation: 'ends_by_end' },
+  ...inPeriod('Observation', [], 'ends_by_end', {
+    codes: [`${LOINC}|71802-3`],
+    statuses: FINAL_RESULT,
+    categories: [SURVEY],
+    has_code: { element: 'value', codes: [`${SNOMED}|160734000`] },
+  }),
   take: 'latest_is',
 });
 
