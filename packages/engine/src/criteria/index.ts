@@ -21,3 +21,4 @@ export type { CriterionProblem } from './validate';
 export { DEFAULT_STATUSES } from './resources';
 export { BOOLEAN_TAKES, isAnyOf, prepareCriterionSpec } from './any-of';
 export type { CriterionSpec, PreparedSpec } from './any-of';
+export { criterionText } from './text';

@@ -10,7 +10,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import AddIcon from '@mui/icons-material/Add';
 import type { ParameterJson } from '@cds/contracts';
-import { CATEGORY_ICONS, dataTypeLabel, describeParameter, hasValidationRules, questionSource } from './labels';
+import { CATEGORY_ICONS, dataTypeLabel, describeParameter, hasValidationRules, questionSource, recordReading } from './labels';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -68,6 +68,7 @@ export function ParameterCard({
           <Row label="Units">{p.units ? unitDisplay(p.units) : '—'}</Row>
           <Row label="Required">{p.is_required ? 'Yes' : 'No'}</Row>
           <Row label="Version">v{p.version}</Row>
+          {recordReading(p) && <Row label="From the record">{recordReading(p)}</Row>}
         </Box>
         {!p.is_template && p.question_text && (
           <Box sx={{ mt: 1.5, p: 1, borderRadius: 1, bgcolor: 'background.default' }}>

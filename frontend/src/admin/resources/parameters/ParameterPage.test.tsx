@@ -7,6 +7,23 @@ import { parameter } from '../../test/fixtures';
 import { changedFields, valuesOf } from './EditParameterDialog';
 
 const hba1c = parameter({ validation_rules: { normal: { min: 4, max: 5.6 } } });
+const abnormalDays = parameter({
+  id: 'p-3',
+  name: 'a1c_abnormal_days',
+  display_name: 'Days with an abnormal A1C',
+  data_type: 'number',
+  units: null,
+  validation_rules: {
+    criterion: {
+      resource_type: 'Observation',
+      codes: ['http://loinc.org|4548-4'],
+      window: { anchor: 'now', days: 365 },
+      take: 'distinct_days',
+      where: { operator: '>=', value: 6.5 },
+      unit: '%',
+    },
+  },
+});
 const weight = parameter({
   id: 'p-2',
   name: 'Wt_lb',
@@ -47,6 +64,14 @@ function api(extra: Record<string, Handler> = {}) {
 }
 
 describe('Parameter Management', () => {
+  it('a parameter read from the record by a criterion says how, in words', async () => {
+    api({ 'GET /api/parameters': listOf('parameters', [abnormalDays]) });
+    renderApp('/admin/parameters');
+    const card = within((await screen.findAllByTestId('parameter-card'))[0]);
+    expect(card.getByText('From the record')).toBeInTheDocument();
+    expect(card.getByText('Days with a result (LOINC 4548-4) ≥ 6.5 % in the last 365 days')).toBeInTheDocument();
+  });
+
   it('shows six skeleton cards while loading', async () => {
     const held = deferred<Response>();
     api({ 'GET /api/parameters': () => held.promise });

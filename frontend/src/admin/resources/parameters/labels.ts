@@ -1,3 +1,4 @@
+import { criterionText, type CriterionSpec } from '@cds/engine';
 import type { ComponentType } from 'react';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import PersonIcon from '@mui/icons-material/Person';
@@ -38,6 +39,12 @@ export const dataTypeLabel = (t: string) => DATA_TYPE_LABELS[t] ?? t;
 /** "Complex Rules" shows when the parameter carries validation rules. */
 export const hasValidationRules = (p: Pick<ParameterJson, 'validation_rules'>) =>
   !!p.validation_rules && Object.keys(p.validation_rules).length > 0;
+
+/** How the parameter is read from the patient's record, in words, when a criterion binds it (issue 20); else null. */
+export function recordReading(p: Pick<ParameterJson, 'validation_rules'>): string | null {
+  const criterion = (p.validation_rules as { criterion?: unknown } | null)?.criterion;
+  return criterion && typeof criterion === 'object' ? criterionText(criterion as CriterionSpec) : null;
+}
 
 /** Spec: the description, or '{category} parameter' when empty. */
 export const describeParameter = (p: Pick<ParameterJson, 'description' | 'category'>) =>

@@ -1,0 +1,69 @@
+import { unitDisplay } from '../units';
+import { isAnyOf, type CriterionSpec } from './any-of';
+import type { Criterion } from './types';
+
+/**
+ * A criterion in a physician's words, for the parameter it reads ("Days with a result ≥ 6.5 % (LOINC
+ * 4548-4, 59261-8) in the last 365 days"). Codes are named by system and code: the record's own
+ * display names are not known here.
+ */
+export function criterionText(spec: CriterionSpec): string {
+  if (isAnyOf(spec)) return `Any of: ${spec.any_of.map(criterionText).join('; or ')}`;
+  return oneText(spec);
+}
+
+const SYSTEMS: Readonly<Record<string, string>> = {
+  'http://loinc.org': 'LOINC',
+  'http://snomed.info/sct': 'SNOMED CT',
+  'http://hl7.org/fhir/sid/icd-10-cm': 'ICD-10-CM',
+  'http://www.ama-assn.org/go/cpt': 'CPT',
+};
+
+function codesText(c: Criterion): string {
+  const bySystem = new Map<string, string[]>();
+  for (const token of c.codes ?? []) {
+    const [system, code] = token.split('|');
+    bySystem.set(SYSTEMS[system] ?? system, [...(bySystem.get(SYSTEMS[system] ?? system) ?? []), code]);
+  }
+  const parts = [...bySystem].map(([system, codes]) => `${system} ${codes.join(', ')}`);
+  const sets = c.value_sets?.length ?? 0;
+  if (sets) parts.push(sets === 1 ? 'a value set' : `${sets} value sets`);
+  return parts.join('; ');
+}
+
+function windowText(c: Criterion): string {
+  const w = c.window;
+  if (!w) return '';
+  if (w.anchor === 'now') return w.days !== undefined ? ` in the last ${w.days} days` : '';
+  if (w.days !== undefined) return ` in the last ${w.days} days of the measurement period`;
+  if (w.first_months !== undefined) return ` in the first ${w.first_months} months of the measurement period`;
+  return w.years_before
+    ? ` in the measurement period or the ${w.years_before === 1 ? 'year' : `${w.years_before} years`} before`
+    : ' in the measurement period';
+}
+
+function oneText(c: Criterion): string {
+  if (c.take === 'age') return c.window?.anchor === 'period' ? `Age at the ${c.window.at ?? 'end'} of the measurement period` : 'Age today';
+  const what = `${c.resource_type === 'Observation' ? 'result' : c.resource_type}${codesText(c) ? ` (${codesText(c)})` : ''}`;
+  const unit = c.unit ? ` ${unitDisplay(c.unit)}` : '';
+  const filter = c.where ? ` ${c.where.operator.replace('>=', '≥').replace('<=', '≤')} ${c.where.value}${unit}` : '';
+  const when = windowText(c);
+  switch (c.take) {
+    case 'latest':
+      return `Latest ${what}${when}`;
+    case 'lowest_on_latest_day':
+      return `Lowest ${what} on the latest day${when}`;
+    case 'latest_is':
+      return `Whether the latest ${what}${when} has the named code`;
+    case 'latest_without_value':
+      return `Whether the latest day's ${what}${when} was recorded without a value`;
+    case 'count':
+      return `Number of ${what}s${filter}${when}`;
+    case 'distinct_days':
+      return `Days with a ${what}${filter}${when}`;
+    case 'days_persisting':
+      return `Days the ${what} has stayed${filter}`;
+    default:
+      return `Any ${what}${filter}${when}`;
+  }
+}
