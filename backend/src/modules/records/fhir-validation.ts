@@ -24,13 +24,13 @@ const flatten = (concepts: readonly Concept[] = []): string[] => concepts.flatMa
  * never does), and Medplum's validator checks no terminology: so each resource type's `status` is
  * checked against its required value set, resolved from the R4 code systems.
  */
-function indexStatuses(): void {
+function indexStatuses(resources: Bundle): void {
   const byUrl = new Map<string, ValueSetLike>();
   for (const e of (readJson('fhir/r4/valuesets.json') as Bundle).entry ?? []) {
     const r = e.resource as unknown as ValueSetLike;
     if (r?.url) byUrl.set(r.url, r);
   }
-  for (const e of (readJson('fhir/r4/profiles-resources.json') as Bundle).entry ?? []) {
+  for (const e of resources.entry ?? []) {
     const sd = e.resource as { resourceType?: string; kind?: string; type?: string; snapshot?: { element?: ElementLike[] } };
     if (sd?.resourceType !== 'StructureDefinition' || sd.kind !== 'resource' || !sd.type) continue;
     const el = sd.snapshot?.element?.find((x) => x.path === `${sd.type}.status`);
@@ -61,8 +61,10 @@ interface ElementLike {
 function indexDefinitions(): void {
   if (indexed) return;
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json') as Bundle);
-  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json') as Bundle);
-  indexStatuses();
+  // 34 MB of JSON: read once for both indexes.
+  const resources = readJson('fhir/r4/profiles-resources.json') as Bundle;
+  indexStructureDefinitionBundle(resources);
+  indexStatuses(resources);
   indexed = true;
 }
 

@@ -4,5 +4,5 @@ export type { UnitConversion } from './conversion';
 export { LOINC_SYSTEM, codeForUnit, lookbackDays, readCodes, searchCodes, searchKey } from './codes';
 export { USABLE_STATUSES, comparatorInterval, effectiveTime, inParameterUnit, isUnreadable, quantityOf, readHistory } from './observations';
 export type { Comparator, ParameterScale, RecordHistory, RecordResult, ScaledValue, Unreadable } from './observations';
-export { allValues, count, dayOf, distinctDays, exists, isStale, latest, lowestOnLatestDay, within } from './takes';
+export { dayOf, isStale, latest, lowestOnLatestDay } from './takes';
 export type { Dated } from './takes';
