@@ -88,15 +88,25 @@ const SBP_FIELD = 'Systolic blood pressure (mmHg)';
 
 type Reply = { typed: string } | { band: string } | 'not available';
 
-/** Answers whichever question the server asks next, until the result shows. */
+/**
+ * Answers whichever question the server asks next, until the result shows. A caller may have just
+ * recorded an answer, so the card on screen can still be the one answered, or can be replaced while
+ * it is read: such a card is waited out, never taken for a question without a reply.
+ */
 async function answerUntilResult(page: Page, replies: Record<string, Reply>): Promise<Locator> {
   const result = page.getByTestId('result-card');
-  for (let i = 0; i < 6; i++) {
-    const question = page.getByTestId('question-card');
-    await Promise.race([result.waitFor(), question.waitFor()]);
+  const question = page.getByTestId('question-card');
+  const either = page.locator('[data-testid="result-card"], [data-testid="question-card"]').first();
+  const onScreen = () =>
+    question
+      .getByText(/^Question \d+$/)
+      .textContent({ timeout: 1000 })
+      .catch(() => null);
+  for (let i = 0; i < 12; i++) {
+    await either.waitFor();
     if (await result.isVisible()) return result;
-    const step = await question.getByText(/^Question \d+$/).textContent();
-    const field = Object.keys(replies).find((f) => f);
+    const step = await onScreen();
+    if (step === null) continue;
     let answered = false;
     for (const [label, reply] of Object.entries(replies)) {
       const box = question.getByRole('textbox', { name: label });
@@ -110,12 +120,19 @@ async function answerUntilResult(page: Page, replies: Record<string, Reply>): Pr
       answered = true;
       break;
     }
-    if (!answered) throw new Error(`No reply for the question on screen (${field})`);
-    // The next question (or the result) replaces this one.
-    await page.waitForFunction(
-      (s) => !document.querySelector('[data-testid="question-card"]') || !document.body.innerText.includes(s as string),
-      step,
-    );
+    // The next question (or the result) replaces this one; a card with no reply must be replaced by itself.
+    const replaced = await page
+      .waitForFunction(
+        (s) => !document.querySelector('[data-testid="question-card"]') || !document.body.innerText.includes(s as string),
+        step,
+        { timeout: answered ? 15000 : 5000 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (!replaced) {
+      const labels = await question.getByRole('textbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.id));
+      throw new Error(`No reply for the question on screen (${step}: ${labels.join(', ')})`);
+    }
   }
   await result.waitFor();
   return result;
