@@ -64,7 +64,7 @@ describe('the shipped ADA 2026 pack', () => {
     expect(pack).toMatchObject({ name: PACK_PREFIX, is_template: true, is_active: true, is_published: false });
     expect(pack.content_pack).toMatchObject({ key: 'ada-2026' });
     expect(pack.content_pack!.rule_count).toBeGreaterThanOrEqual(25);
-    expect(pack.content_pack!.parameter_count).toBe(20);
+    expect(pack.content_pack!.parameter_count).toBe(23);
     expect(pack.content_pack!.vignette_count).toBeGreaterThanOrEqual(35);
   });
 

@@ -312,13 +312,14 @@ describe('templates', () => {
     const before = await counts(t, TABLES);
     const res = await t.http().post('/api/parameters/templates/seed').set(cast.admin.auth);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ created: 21, message: 'Created 21 diabetes parameter templates.' });
+    expect(res.body).toMatchObject({ created: 24, message: 'Created 24 diabetes parameter templates.' });
     const after = await counts(t, TABLES);
-    expect(after.parameters - before.parameters).toBe(21);
-    expect(after.parameter_changes - before.parameter_changes).toBe(21);
+    expect(after.parameters - before.parameters).toBe(24);
+    expect(after.parameter_changes - before.parameter_changes).toBe(24);
 
     const byName: Record<string, ParameterJson> = Object.fromEntries(res.body.templates.map((p: ParameterJson) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual([
+      'a1c_diabetes_range_days',
       'a1c_in_last_3_years',
       'age',
       'asian_american',
@@ -329,7 +330,9 @@ describe('templates', () => {
       'diabetes_diagnosed',
       'diabetes_risk_factor',
       'egfr',
+      'egfr_below_60_days',
       'fasting_glucose',
+      'fpg_diabetes_range_days',
       'hba1c',
       'hba1c_ifcc',
       'hemoglobin',
@@ -465,12 +468,15 @@ describe('templates', () => {
     const templates = await seedTemplates(t, cast.admin);
     const numeric = Object.values(templates).filter((p) => typeof p.validation_rules.decimals === 'number');
     expect(numeric.map((p) => p.name).sort()).toEqual([
+      'a1c_diabetes_range_days',
       'age',
       'blood_pressure_diastolic',
       'blood_pressure_systolic',
       'bmi',
       'egfr',
+      'egfr_below_60_days',
       'fasting_glucose',
+      'fpg_diabetes_range_days',
       'hba1c',
       'hba1c_ifcc',
       'hemoglobin',

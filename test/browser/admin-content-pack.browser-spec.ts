@@ -33,7 +33,7 @@ describe('the shipped ADA 2026 pack from the Templates tab', () => {
     await admin.goto(`${t.url}/admin/rules`);
     await admin.getByRole('tab', { name: 'Templates' }).click();
     const card = admin.getByRole('article', { name: PACK });
-    await card.getByText(/\d+ rules, 20 parameters, \d+ vignettes/).waitFor();
+    await card.getByText(/\d+ rules, 23 parameters, \d+ vignettes/).waitFor();
     await save(admin, 'admin-content-pack-template');
     expect(await seriousA11yViolations(admin)).toEqual([]);
 

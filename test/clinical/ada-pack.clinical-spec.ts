@@ -44,6 +44,10 @@ const RISK = 'diabetes_risk_factor';
 const TESTED = 'a1c_in_last_3_years';
 const HB = 'hemoglobin';
 const SEX = 'sex_assigned_at_birth';
+// History inputs: in the form, the counts the record gives in a hook call.
+const A1C_DAYS = 'a1c_diabetes_range_days';
+const FPG_DAYS = 'fpg_diabetes_range_days';
+const LOW = 'egfr_below_60_days';
 
 const DIAGNOSIS: Vignette[] = [
   ['A1C 5.6 % with fasting glucose 99 mg/dL: no glycaemic finding', { [A1C]: 5.6, [FPG]: 99 }, []],
@@ -80,6 +84,17 @@ const DIAGNOSIS: Vignette[] = [
   ['Fasting glucose 126 mg/dL with A1C 5.7 % is not discordant', { [FPG]: 126, [A1C]: 5.7 }, [F.fpg, F.prediabetes]],
 ];
 
+const HISTORY: Vignette[] = [
+  ['A1C ≥ 6.5 % on two days in 12 months confirms diabetes', { [A1C]: 6.8, [A1C_DAYS]: 2 }, [F.confirmed, F.a1c]],
+  ['A1C 6.8 % on its first abnormal day still needs confirmation', { [A1C]: 6.8, [A1C_DAYS]: 1, [FPG_DAYS]: 0 }, [F.a1c]],
+  ['Fasting glucose ≥ 126 mg/dL on two days confirms diabetes', { [FPG]: 128, [FPG_DAYS]: 2 }, [F.confirmed, F.fpg]],
+  ['An abnormal A1C and an abnormal fasting glucose on different days confirm diabetes', { [A1C_DAYS]: 1, [FPG_DAYS]: 1 }, [F.confirmed]],
+  ['A1C 7.0 % then 5.5 % twenty days later is discordant over time', { [A1C]: 5.5, [A1C_DAYS]: 1 }, [F.discordantOverTime]],
+  ['A1C 6.9 % then 6.1 % is discordant over time and prediabetes', { [A1C]: 6.1, [A1C_DAYS]: 1 }, [F.discordantOverTime, F.prediabetes]],
+  ['Fasting glucose 140 then 95 mg/dL is discordant over time', { [FPG]: 95, [FPG_DAYS]: 1 }, [F.discordantOverTime]],
+  ['A1C 6.3 % after two abnormal days: confirmed diabetes, not discordance', { [A1C]: 6.3, [A1C_DAYS]: 2 }, [F.confirmed, F.prediabetes]],
+];
+
 const A1C_RELIABILITY: Vignette[] = [
   ['Pregnancy: A1C may be unreliable', { pregnancy_status: true }, [F.unreliable]],
   ['Haemoglobin 11.9 g/dL in a woman: A1C may be unreliable', { [HB]: 11.9, [SEX]: 'female' }, [F.unreliable]],
@@ -100,26 +115,39 @@ const HYPOGLYCEMIA: Vignette[] = [
 
 const KIDNEY: Vignette[] = [
   ['eGFR 14 is CKD G5 at once: critical, refer', { [EGFR]: 14 }, [F.g5, F.riskVeryHigh, F.referral, F.unreliable]],
-  ['eGFR 15 is CKD G4, not G5', { [EGFR]: 15 }, [F.g4, F.riskVeryHigh, F.referral, F.unreliable]],
-  ['eGFR 29 is CKD G4', { [EGFR]: 29 }, [F.g4, F.riskVeryHigh, F.referral, F.unreliable]],
-  ['eGFR 30 is CKD G3b, not G4', { [EGFR]: 30 }, [F.g3b]],
-  ['eGFR 44 is CKD G3b', { [EGFR]: 44 }, [F.g3b]],
-  ['eGFR 45 is CKD G3a, not G3b', { [EGFR]: 45 }, [F.g3a]],
-  ['eGFR 59 is CKD G3a', { [EGFR]: 59 }, [F.g3a]],
-  ['eGFR 60 is no reduced-eGFR finding', { [EGFR]: 60 }, []],
+  ['eGFR 15 is CKD G4, not G5', { [LOW]: 120, [EGFR]: 15 }, [F.g4, F.riskVeryHigh, F.referral, F.unreliable]],
+  ['eGFR 29 is CKD G4', { [LOW]: 120, [EGFR]: 29 }, [F.g4, F.riskVeryHigh, F.referral, F.unreliable]],
+  ['eGFR 30 is CKD G3b, not G4', { [LOW]: 120, [EGFR]: 30 }, [F.g3b]],
+  ['eGFR 44 is CKD G3b', { [LOW]: 120, [EGFR]: 44 }, [F.g3b]],
+  ['eGFR 45 is CKD G3a, not G3b', { [LOW]: 120, [EGFR]: 45 }, [F.g3a]],
+  ['eGFR 59 is CKD G3a', { [LOW]: 120, [EGFR]: 59 }, [F.g3a]],
+  ['eGFR 60 is no reduced-eGFR finding', { [EGFR]: 60, [LOW]: 0 }, []],
+  ['eGFR 52, a first reduced value: persistence not yet shown', { [EGFR]: 52, [LOW]: 0 }, [F.egfrUnconfirmed]],
+  ['eGFR 40 reduced for exactly 90 days: persistence not yet shown', { [EGFR]: 40, [LOW]: 90 }, [F.egfrUnconfirmed]],
+  ['eGFR 40 reduced for 91 days is CKD G3b', { [EGFR]: 40, [LOW]: 91 }, [F.g3b]],
+  [
+    'eGFR 20, a first reduced value: persistence not yet shown, very high risk, refer',
+    { [EGFR]: 20, [LOW]: 0 },
+    [F.riskVeryHigh, F.referral, F.egfrUnconfirmed, F.unreliable],
+  ],
+  ['eGFR 14 on a first reduced value is still CKD G5 at once', { [EGFR]: 14, [LOW]: 0 }, [F.g5, F.riskVeryHigh, F.referral, F.unreliable]],
   ['UACR 29 mg/g with eGFR 90: low risk', { [UACR]: 29, [EGFR]: 90 }, [F.riskLow]],
   ['UACR 30 mg/g with eGFR 90: albuminuria A2, moderately increased risk', { [UACR]: 30, [EGFR]: 90 }, [F.a2, F.riskModerate]],
   ['UACR 299 mg/g with eGFR 90: A2, not A3', { [UACR]: 299, [EGFR]: 90 }, [F.a2, F.riskModerate]],
   ['UACR 300 mg/g with eGFR 90: A3, high risk, refer', { [UACR]: 300, [EGFR]: 90 }, [F.a3, F.referral, F.riskHigh]],
   ['UACR 300 mg/g alone: A3 and referral', { [UACR]: 300 }, [F.a3, F.referral]],
-  ['eGFR 59 with UACR 29 mg/g: G3a A1, moderately increased risk', { [EGFR]: 59, [UACR]: 29 }, [F.g3a, F.riskModerate]],
-  ['eGFR 59 with UACR 30 mg/g: G3a A2, high risk', { [EGFR]: 59, [UACR]: 30 }, [F.g3a, F.riskHigh, F.a2]],
-  ['eGFR 59 with UACR 300 mg/g: G3a A3, very high risk', { [EGFR]: 59, [UACR]: 300 }, [F.riskVeryHigh, F.a3, F.referral, F.g3a]],
-  ['eGFR 44 with UACR 29 mg/g: G3b A1, high risk', { [EGFR]: 44, [UACR]: 29 }, [F.g3b, F.riskHigh]],
-  ['eGFR 44 with UACR 30 mg/g: G3b A2, very high risk', { [EGFR]: 44, [UACR]: 30 }, [F.riskVeryHigh, F.g3b, F.a2]],
+  ['eGFR 59 with UACR 29 mg/g: G3a A1, moderately increased risk', { [LOW]: 120, [EGFR]: 59, [UACR]: 29 }, [F.g3a, F.riskModerate]],
+  ['eGFR 59 with UACR 30 mg/g: G3a A2, high risk', { [LOW]: 120, [EGFR]: 59, [UACR]: 30 }, [F.g3a, F.riskHigh, F.a2]],
+  [
+    'eGFR 59 with UACR 300 mg/g: G3a A3, very high risk',
+    { [LOW]: 120, [EGFR]: 59, [UACR]: 300 },
+    [F.riskVeryHigh, F.a3, F.referral, F.g3a],
+  ],
+  ['eGFR 44 with UACR 29 mg/g: G3b A1, high risk', { [LOW]: 120, [EGFR]: 44, [UACR]: 29 }, [F.g3b, F.riskHigh]],
+  ['eGFR 44 with UACR 30 mg/g: G3b A2, very high risk', { [LOW]: 120, [EGFR]: 44, [UACR]: 30 }, [F.riskVeryHigh, F.g3b, F.a2]],
   [
     'eGFR 29 with UACR 10 mg/g: G4 is very high risk whatever the albuminuria',
-    { [EGFR]: 29, [UACR]: 10 },
+    { [LOW]: 120, [EGFR]: 29, [UACR]: 10 },
     [F.g4, F.riskVeryHigh, F.referral, F.unreliable],
   ],
 ];
@@ -195,6 +223,7 @@ async function run(given: Given) {
 
 describe.each([
   ['ADA 2026 §2 diagnosis', DIAGNOSIS],
+  ['ADA 2026 §2 diagnosis over the history', HISTORY],
   ['ADA 2026 §2 A1C reliability', A1C_RELIABILITY],
   ['ADA 2026 §6 hypoglycemia', HYPOGLYCEMIA],
   ['KDIGO 2024 kidney', KIDNEY],
@@ -222,10 +251,17 @@ describe('the installed ADA pack: what the physician reads', () => {
   it('a single abnormal A1C says which test to repeat; a reduced eGFR says persistence is not yet shown', async () => {
     const a1c = (await run({ [A1C]: 6.5 })) as unknown as { findings: { actions: { message: string }[] }[] };
     expect(a1c.findings[0].actions[0].message).toContain('Repeat the A1C on a new sample');
-    const g4 = (await run({ [EGFR]: 20 })) as unknown as { findings: { rule_name: string; actions: { message: string }[] }[] };
-    expect(g4.findings.find((f) => f.rule_name === F.g4)?.actions[0].message).toContain(
-      'Persistence not yet shown: repeat eGFR in 3 months',
+    const first = (await run({ [EGFR]: 20, [LOW]: 0 })) as unknown as { findings: { rule_name: string; actions: { message: string }[] }[] };
+    expect(first.findings.find((f) => f.rule_name === F.egfrUnconfirmed)?.actions[0].message).toContain(
+      'Persistence not yet shown: repeat eGFR (with UACR) in 3 months',
     );
+    expect(first.findings.map((f) => f.rule_name)).not.toContain(F.g4);
+  });
+
+  it('a reduced eGFR whose persistence is not available leaves the CKD stage undetermined, never false', async () => {
+    const result = await run({ [EGFR]: 40 });
+    expect(result.findings.map((f) => f.rule_name)).toEqual([]);
+    expect(result.undetermined_rules.map((r) => r.rule_name)).toEqual(expect.arrayContaining([F.g3b, F.egfrUnconfirmed]));
   });
 
   it('BMI 28 with ancestry not available is neither overweight nor obesity: both are left undetermined', async () => {

@@ -56,6 +56,40 @@ const WHO_HB = 'WHO haemoglobin cut-offs for anaemia (2024): < 12 g/dL in non-pr
 const ADA_8 =
   'ADA Standards of Care in Diabetes—2026, Section 8 (Obesity and Weight Management); WHO Asian BMI cut-points (23 / 27.5 kg/m²), used by ADA Section 2 for screening Asian Americans';
 
+const LOINC = 'http://loinc.org';
+// LOINC codes the history inputs read: A1C as NGSP % (4548-4, 17856-6 by HPLC) and IFCC mmol/mol (59261-8);
+// fasting glucose in mass (1558-6) and molar (14771-0) units; 2-h OGTT (20438-8); eGFR CKD-EPI 2021 (98979-8) and unspecified (62238-1).
+const A1C_PERCENT = '4548-4';
+const A1C_HPLC = '17856-6';
+const A1C_IFCC = '59261-8';
+const FPG_MASS = '1558-6';
+const FPG_MOLES = '14771-0';
+const OGTT_2H = '20438-8';
+const EGFR_2021 = '98979-8';
+const EGFR_OLD = '62238-1';
+/** % = mmol/mol × 0.09148 + 2.152, through ADA's published pairs. */
+const A1C_MMOL_MOL = {
+  code: 'mmol/mol',
+  factor: 0.09148,
+  offset: 2.152,
+  equivalents: [
+    [39, 5.7],
+    [48, 6.5],
+    [53, 7.0],
+  ],
+};
+/** mg/dL = mmol/L × 18, through ADA's published pairs. */
+const GLUCOSE_MMOL_L = {
+  code: 'mmol/L',
+  factor: 18,
+  equivalents: [
+    [3.0, 54],
+    [3.9, 70],
+    [5.6, 100],
+    [7.0, 126],
+  ],
+};
+
 /** Issue 20: the parameters the ADA 2026 content pack reads besides the six above. */
 const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   {
@@ -351,7 +385,105 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
     is_required: false,
     template_name: 'diabetes_a1c_in_last_3_years',
     loinc_code: null,
-    validation_rules: { source: ADA_2_SCREEN },
+    validation_rules: {
+      source: ADA_2_SCREEN,
+      // From the record: any final A1C, fasting glucose or 2-h OGTT result in the last 3 years.
+      criterion: {
+        resource_type: 'Observation',
+        codes: [A1C_PERCENT, A1C_HPLC, A1C_IFCC, FPG_MASS, FPG_MOLES, OGTT_2H].map((c) => `${LOINC}|${c}`),
+        window: { anchor: 'now', days: 1096 },
+        take: 'exists',
+      },
+    },
+  },
+  // History inputs: what the record says over time, read by their criterion in a hook call, asked as a count in the form.
+  {
+    name: 'a1c_diabetes_range_days',
+    question_override: 'On how many different days in the last 12 months was an A1C ≥ 6.5 % (48 mmol/mol), counting the current result?',
+    display_name: 'Days with A1C ≥ 6.5 % (12 months)',
+    description:
+      'Different days in the last 12 months with an A1C in the diabetes range: two confirm diabetes (ADA 2026, Table 2.1: two abnormal results in separate samples).',
+    data_type: 'number',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_a1c_diabetes_range_days',
+    loinc_code: null,
+    validation_rules: {
+      min: 0,
+      max: 366,
+      decimals: 0,
+      source: ADA_2,
+      ranges: [band('none', 'None', 0, 1), band('one_day', 'One day', 1, 2), top('two_days_or_more', 'Two days or more', 2, 366)],
+      criterion: {
+        resource_type: 'Observation',
+        codes: [A1C_PERCENT, A1C_HPLC, A1C_IFCC].map((c) => `${LOINC}|${c}`),
+        window: { anchor: 'now', days: 365 },
+        take: 'distinct_days',
+        where: { operator: '>=', value: 6.5 },
+        unit: '%',
+        units_accepted: [A1C_MMOL_MOL],
+      },
+    },
+  },
+  {
+    name: 'fpg_diabetes_range_days',
+    question_override:
+      'On how many different days in the last 12 months was a fasting plasma glucose ≥ 126 mg/dL (7.0 mmol/L), counting the current result?',
+    display_name: 'Days with fasting glucose ≥ 126 mg/dL (12 months)',
+    description:
+      'Different days in the last 12 months with a fasting plasma glucose in the diabetes range: two confirm diabetes (ADA 2026, Table 2.1).',
+    data_type: 'number',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_fpg_diabetes_range_days',
+    loinc_code: null,
+    validation_rules: {
+      min: 0,
+      max: 366,
+      decimals: 0,
+      source: ADA_2,
+      ranges: [band('none', 'None', 0, 1), band('one_day', 'One day', 1, 2), top('two_days_or_more', 'Two days or more', 2, 366)],
+      criterion: {
+        resource_type: 'Observation',
+        codes: [FPG_MASS, FPG_MOLES].map((c) => `${LOINC}|${c}`),
+        window: { anchor: 'now', days: 365 },
+        take: 'distinct_days',
+        where: { operator: '>=', value: 126 },
+        unit: 'mg/dL',
+        units_accepted: [GLUCOSE_MMOL_L],
+      },
+    },
+  },
+  {
+    name: 'egfr_below_60_days',
+    question_override:
+      'For how many days has the eGFR stayed below 60 mL/min/1.73 m² (from the first reduced result of the current run to the latest, with no normal result between)?',
+    display_name: 'Days eGFR has stayed < 60',
+    description:
+      'How long a reduced eGFR has persisted: CKD needs it for more than 90 days (KDIGO 2024). A first reduced value has persisted 0 days.',
+    data_type: 'number',
+    category: 'history',
+    units: null,
+    is_required: false,
+    template_name: 'diabetes_egfr_below_60_days',
+    loinc_code: null,
+    validation_rules: {
+      min: 0,
+      max: 3660,
+      decimals: 0,
+      source: KDIGO,
+      ranges: [band('not_yet_persisting', '90 days or fewer', 0, 91), top('persisting', 'More than 90 days', 91, 3660)],
+      criterion: {
+        resource_type: 'Observation',
+        codes: [EGFR_2021, EGFR_OLD].map((c) => `${LOINC}|${c}`),
+        window: { anchor: 'now', days: 730 },
+        take: 'days_persisting',
+        where: { operator: '<', value: 60 },
+        unit: 'mL/min/{1.73_m2}',
+      },
+    },
   },
 ];
 

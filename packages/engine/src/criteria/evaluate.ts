@@ -9,6 +9,8 @@ type Json = Record<string, unknown>;
 type Tri = true | false | 'unknown';
 
 const DAY_MS = 86_400_000;
+/** The takes that read an Observation's value (the others read only that a result exists, when, and its code). */
+const VALUE_TAKES: ReadonlySet<string> = new Set(['latest', 'lowest_on_latest_day', 'days_persisting']);
 /** Clocks drift: a resource dated up to five minutes ahead of ours is still "now", not future-dated. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -66,9 +68,12 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
   const statuses = criterion.statuses?.length ? criterion.statuses : null;
   const relation = criterion.window?.relation ?? 'during';
   const excludedClasses = criterion.exclude_encounter_classes?.length ? new Set(criterion.exclude_encounter_classes) : null;
-  // Values are read in the criterion's own unit when it names one (a count of days with an A1C ≥ 6.5 %), else the input's.
-  const scale =
-    criterion.unit !== undefined
+  // Values are read in the criterion's own unit when it names one (a count of days with an A1C ≥ 6.5 %), else the input's;
+  // a take that does not read them (any A1C in 3 years, for a yes/no input) must not set a result aside for its unit.
+  const readsValues = VALUE_TAKES.has(criterion.take) || criterion.where !== undefined;
+  const scale = !readsValues
+    ? null
+    : criterion.unit !== undefined
       ? { unit: criterion.unit, min: null, max: null, conversions: criterion.units_accepted ?? [] }
       : (options.scale ?? null);
 

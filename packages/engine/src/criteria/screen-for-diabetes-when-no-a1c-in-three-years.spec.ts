@@ -23,6 +23,23 @@ describe('screen for diabetes when no A1C in three years', () => {
     expect(anyA1c.evaluate([anObservation('4548-4', null, '', '2025-06-01')], { now: NOW }).value).toBe(true);
   });
 
+  it("for a yes/no input, an A1C in % or an IFCC result in mmol/mol is a test done, whatever the input's unit", () => {
+    const yesNo = prepareCriterion(
+      {
+        resource_type: 'Observation',
+        codes: ['http://loinc.org|4548-4', 'http://loinc.org|59261-8'],
+        window: { anchor: 'now', days: 1095 },
+        take: 'exists',
+      },
+      { scale: { unit: '', min: null, max: null, conversions: [] } },
+    );
+    const r = yesNo.evaluate([anObservation('59261-8', 40, 'mmol/mol', '2025-03-01'), anObservation('4548-4', 5.6, '%', '2024-01-10')], {
+      now: NOW,
+    });
+    expect(r.value).toBe(true);
+    expect(r.set_aside).toEqual([]);
+  });
+
   it('a cancelled order is not a test', () => {
     expect(anyA1c.evaluate([anObservation('4548-4', 5.4, '%', '2025-06-01', { status: 'cancelled' })], { now: NOW }).value).toBe(false);
   });

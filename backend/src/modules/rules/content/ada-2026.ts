@@ -95,22 +95,29 @@ const ASIAN = 'asian_american';
 const AGE = 'age';
 const RISK = 'diabetes_risk_factor';
 const TESTED = 'a1c_in_last_3_years';
+// History inputs (criterion-bound: read from the record in a hook call, asked as a count in the form).
+const A1C_DAYS = 'a1c_diabetes_range_days';
+const FPG_DAYS = 'fpg_diabetes_range_days';
+const EGFR_LOW_DAYS = 'egfr_below_60_days';
 
 const CONFIRM_LATER =
   'A single abnormal result: diabetes is not yet confirmed. A second abnormal result (the same test on a new sample, or a different test from the same sample) confirms it; when one is given with it, "Diabetes (confirmed)" is shown as well.';
 
 const RULES: PackRule[] = [
-  // Section 2: diagnosis. The engine reads one value per parameter, so "two results" means two tests of the same sample or visit.
+  // Section 2: diagnosis. Two abnormal results: two tests of the same sample or visit, or abnormal results on two days of the last 12 months.
   {
     key: 'diabetes_confirmed',
     name: 'Diabetes (confirmed)',
     description:
-      'Two abnormal results from the same sample or visit (A1C ≥ 6.5 %, fasting glucose ≥ 126 mg/dL, 2-h OGTT glucose ≥ 200 mg/dL), or random glucose ≥ 200 mg/dL with classic symptoms or a hyperglycaemic crisis.',
+      'Two abnormal results (A1C ≥ 6.5 %, fasting glucose ≥ 126 mg/dL, 2-h OGTT glucose ≥ 200 mg/dL) from the same sample or visit, or on two different days in the last 12 months; or random glucose ≥ 200 mg/dL with classic symptoms or a hyperglycaemic crisis.',
     priority: 90,
     conditions: anyOf(
       [c(A1C, '>=', 6.5), c(FPG, '>=', 126)],
       [c(A1C, '>=', 6.5), c(OGTT, '>=', 200)],
       [c(FPG, '>=', 126), c(OGTT, '>=', 200)],
+      [c(A1C_DAYS, '>=', 2)],
+      [c(FPG_DAYS, '>=', 2)],
+      [c(A1C_DAYS, '>=', 1), c(FPG_DAYS, '>=', 1)],
       [c(RPG, '>=', 200), c(SYMPTOMS, 'equals', true)],
       [c(RPG, '>=', 200), c(CRISIS, 'equals', true)],
     ),
@@ -202,6 +209,25 @@ const RULES: PackRule[] = [
     source: S2,
   },
   {
+    key: 'discordant_over_time',
+    name: 'Discordant glycemic results over time',
+    description:
+      'One earlier result in the diabetes range in the last 12 months (A1C ≥ 6.5 % or fasting glucose ≥ 126 mg/dL) that the current result of the same test does not confirm.',
+    priority: 60,
+    conditions: anyOf(
+      [c(A1C, '<', 6.5), c(A1C_DAYS, '>=', 1), c(A1C_DAYS, '<', 2)],
+      [c(FPG, '<', 126), c(FPG_DAYS, '>=', 1), c(FPG_DAYS, '<', 2)],
+    ),
+    actions: [
+      act(
+        'monitoring',
+        'medium',
+        'An abnormal result in the last 12 months is not confirmed by the current one: unless diabetes is already diagnosed and treated, repeat the test on a new sample and diagnose on a confirmed result. Check for conditions that make A1C unreliable.',
+      ),
+    ],
+    source: S2,
+  },
+  {
     key: 'a1c_unreliable',
     name: 'A1C may be unreliable',
     description:
@@ -273,14 +299,14 @@ const RULES: PackRule[] = [
   {
     key: 'ckd_g4',
     name: 'CKD stage G4',
-    description: 'eGFR 15–29 mL/min/1.73 m².',
+    description: 'eGFR 15–29 mL/min/1.73 m², reduced (< 60) for more than 90 days.',
     priority: 80,
-    conditions: all(c(EGFR, '>=', 15), c(EGFR, '<', 30)),
+    conditions: all(c(EGFR, '>=', 15), c(EGFR, '<', 30), c(EGFR_LOW_DAYS, '>', 90)),
     actions: [
       act(
         'monitoring',
         'high',
-        'Persistence not yet shown: repeat eGFR in 3 months (CKD needs > 90 days). Refer to nephrology, stop metformin below 30, and adjust drug doses.',
+        'CKD G4 (reduced for more than 90 days): refer to nephrology, stop metformin below 30, adjust drug doses and plan for kidney replacement therapy.',
       ),
     ],
     source: KDIGO,
@@ -288,14 +314,14 @@ const RULES: PackRule[] = [
   {
     key: 'ckd_g3b',
     name: 'CKD stage G3b',
-    description: 'eGFR 30–44 mL/min/1.73 m².',
+    description: 'eGFR 30–44 mL/min/1.73 m², reduced (< 60) for more than 90 days.',
     priority: 72,
-    conditions: all(c(EGFR, '>=', 30), c(EGFR, '<', 45)),
+    conditions: all(c(EGFR, '>=', 30), c(EGFR, '<', 45), c(EGFR_LOW_DAYS, '>', 90)),
     actions: [
       act(
         'monitoring',
         'medium',
-        'Persistence not yet shown: repeat eGFR in 3 months (CKD needs > 90 days). Measure UACR; use an SGLT2 inhibitor for kidney protection; metformin at most 1,000 mg/day below 45.',
+        'CKD G3b (reduced for more than 90 days): measure UACR; use an SGLT2 inhibitor for kidney protection; metformin at most 1,000 mg/day below 45; review drug doses.',
       ),
     ],
     source: KDIGO,
@@ -303,14 +329,29 @@ const RULES: PackRule[] = [
   {
     key: 'ckd_g3a',
     name: 'CKD stage G3a',
-    description: 'eGFR 45–59 mL/min/1.73 m².',
+    description: 'eGFR 45–59 mL/min/1.73 m², reduced (< 60) for more than 90 days.',
     priority: 70,
-    conditions: all(c(EGFR, '>=', 45), c(EGFR, '<', 60)),
+    conditions: all(c(EGFR, '>=', 45), c(EGFR, '<', 60), c(EGFR_LOW_DAYS, '>', 90)),
     actions: [
       act(
         'monitoring',
         'medium',
-        'Persistence not yet shown: repeat eGFR in 3 months (CKD needs > 90 days). Measure UACR; use an SGLT2 inhibitor for kidney protection and review drug doses.',
+        'CKD G3a (reduced for more than 90 days): measure UACR; use an SGLT2 inhibitor for kidney protection and review drug doses.',
+      ),
+    ],
+    source: KDIGO,
+  },
+  {
+    key: 'egfr_reduced_unconfirmed',
+    name: 'Reduced eGFR, persistence not yet shown',
+    description: 'eGFR 15–59 mL/min/1.73 m², reduced for 90 days or less: CKD is not yet established (KDIGO: more than 3 months).',
+    priority: 68,
+    conditions: all(c(EGFR, '>=', 15), c(EGFR, '<', 60), c(EGFR_LOW_DAYS, '<=', 90)),
+    actions: [
+      act(
+        'monitoring',
+        'medium',
+        'Persistence not yet shown: repeat eGFR (with UACR) in 3 months; CKD needs a reduced eGFR for more than 90 days. Look for acute kidney injury if the fall is new, and dose drugs for the current eGFR.',
       ),
     ],
     source: KDIGO,
@@ -561,6 +602,41 @@ const VIGNETTES: PackVignette[] = [
     answers: { [A1C]: 7, [FPG]: 95 },
     fired: ['needs_confirmation_a1c', 'discordant'],
   },
+  {
+    name: 'A1C ≥ 6.5 % on two days in 12 months confirms diabetes',
+    answers: { [A1C]: 6.9, [A1C_DAYS]: 2 },
+    fired: ['diabetes_confirmed', 'needs_confirmation_a1c'],
+  },
+  {
+    name: 'A1C 6.9 % on its first abnormal day still needs confirmation',
+    answers: { [A1C]: 6.9, [A1C_DAYS]: 1, [FPG_DAYS]: 0 },
+    fired: ['needs_confirmation_a1c'],
+  },
+  {
+    name: 'Fasting glucose ≥ 126 mg/dL on two days confirms diabetes',
+    answers: { [FPG]: 131, [FPG_DAYS]: 2 },
+    fired: ['diabetes_confirmed', 'needs_confirmation_fpg'],
+  },
+  {
+    name: 'An abnormal A1C and an abnormal fasting glucose on different days confirm diabetes',
+    answers: { [A1C_DAYS]: 1, [FPG_DAYS]: 1 },
+    fired: ['diabetes_confirmed'],
+  },
+  {
+    name: 'A1C 7.0 % then 5.5 %: discordant over time',
+    answers: { [A1C]: 5.5, [A1C_DAYS]: 1 },
+    fired: ['discordant_over_time'],
+  },
+  {
+    name: 'Fasting glucose 130 then 110 mg/dL: discordant over time, and prediabetes',
+    answers: { [FPG]: 110, [FPG_DAYS]: 1 },
+    fired: ['prediabetes', 'discordant_over_time'],
+  },
+  {
+    name: 'A1C 6.2 % after two abnormal days is confirmed diabetes, not discordance',
+    answers: { [A1C]: 6.2, [A1C_DAYS]: 2 },
+    fired: ['diabetes_confirmed', 'prediabetes'],
+  },
   { name: 'Pregnancy makes A1C unreliable', answers: { [PREGNANT]: true }, fired: ['a1c_unreliable'] },
   { name: 'Haemoglobin 12.5 g/dL in a man makes A1C unreliable', answers: { [HB]: 12.5, [SEX]: 'male' }, fired: ['a1c_unreliable'] },
   { name: 'Haemoglobin 12.5 g/dL in a woman is not anaemia', answers: { [HB]: 12.5, [SEX]: 'female' }, fired: [] },
@@ -572,10 +648,29 @@ const VIGNETTES: PackVignette[] = [
     answers: { [EGFR]: 14 },
     fired: ['ckd_g5', 'kdigo_very_high', 'nephrology_referral', 'a1c_unreliable'],
   },
-  { name: 'eGFR 15 is CKD G4', answers: { [EGFR]: 15 }, fired: ['ckd_g4', 'kdigo_very_high', 'nephrology_referral', 'a1c_unreliable'] },
-  { name: 'eGFR 30 is CKD G3b', answers: { [EGFR]: 30 }, fired: ['ckd_g3b'] },
-  { name: 'eGFR 45 is CKD G3a', answers: { [EGFR]: 45 }, fired: ['ckd_g3a'] },
-  { name: 'eGFR 60 is no eGFR finding', answers: { [EGFR]: 60 }, fired: [] },
+  {
+    name: 'eGFR 15, reduced for 91 days, is CKD G4',
+    answers: { [EGFR]: 15, [EGFR_LOW_DAYS]: 91 },
+    fired: ['ckd_g4', 'kdigo_very_high', 'nephrology_referral', 'a1c_unreliable'],
+  },
+  { name: 'eGFR 30, reduced for 91 days, is CKD G3b', answers: { [EGFR]: 30, [EGFR_LOW_DAYS]: 91 }, fired: ['ckd_g3b'] },
+  { name: 'eGFR 45, reduced for 91 days, is CKD G3a', answers: { [EGFR]: 45, [EGFR_LOW_DAYS]: 91 }, fired: ['ckd_g3a'] },
+  {
+    name: 'eGFR 45, a first reduced value: persistence not yet shown',
+    answers: { [EGFR]: 45, [EGFR_LOW_DAYS]: 0 },
+    fired: ['egfr_reduced_unconfirmed'],
+  },
+  {
+    name: 'eGFR 59, reduced for exactly 90 days: persistence not yet shown',
+    answers: { [EGFR]: 59, [EGFR_LOW_DAYS]: 90 },
+    fired: ['egfr_reduced_unconfirmed'],
+  },
+  {
+    name: 'eGFR 14 on a first reduced value is still CKD G5 at once',
+    answers: { [EGFR]: 14, [EGFR_LOW_DAYS]: 0 },
+    fired: ['ckd_g5', 'kdigo_very_high', 'nephrology_referral', 'a1c_unreliable'],
+  },
+  { name: 'eGFR 60 is no eGFR finding', answers: { [EGFR]: 60, [EGFR_LOW_DAYS]: 0 }, fired: [] },
   { name: 'eGFR 90 with UACR 29 mg/g is low risk', answers: { [EGFR]: 90, [UACR]: 29 }, fired: ['kdigo_low'] },
   {
     name: 'eGFR 90 with UACR 30 mg/g is A2, moderately increased risk',
@@ -589,7 +684,7 @@ const VIGNETTES: PackVignette[] = [
   },
   {
     name: 'eGFR 40 with UACR 100 mg/g is very high risk',
-    answers: { [EGFR]: 40, [UACR]: 100 },
+    answers: { [EGFR]: 40, [EGFR_LOW_DAYS]: 200, [UACR]: 100 },
     fired: ['ckd_g3b', 'albuminuria_a2', 'kdigo_very_high'],
   },
   { name: 'BP 180/100 is stage 2, not a crisis', answers: { [SBP]: 180, [DBP]: 100 }, fired: ['hypertension_stage_2'] },
