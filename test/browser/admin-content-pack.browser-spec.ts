@@ -72,4 +72,34 @@ describe('the shipped ADA 2026 pack from the Templates tab', () => {
     const { result } = await runAssessment(t, cast.pcp, { [id('blood_pressure_systolic')]: 181, [id('blood_pressure_diastolic')]: 100 });
     expect(result.recommendation).toMatchObject({ rule_name: 'Hypertensive crisis', severity: 'critical' });
   });
+
+  it('in the Clinical Assessment, a history input is asked as a count with its bands, in words', async () => {
+    const pcp = await browser.newPage();
+    await signIn(pcp, t.url, cast.pcp.email, PASSWORD);
+    await pcp.goto(`${t.url}/clinical-form`);
+    await pcp.getByRole('button', { name: 'Start Assessment' }).click();
+    const question = pcp.getByTestId('question-card');
+    const history = question.getByText(/^On how many different days in the last 12 months was an A1C ≥ 6\.5 %/);
+    // Every other question is answered Not available until the history question comes (the pack reads 23 inputs).
+    for (let i = 0; i < 30 && !(await history.count()); i++) {
+      const step = await question.getByText(/^Question \d+$/).textContent();
+      await question.getByRole('button', { name: 'Not available' }).click();
+      await pcp.waitForFunction((s) => !document.body.innerText.includes(s as string), step);
+      await pcp.locator('[data-testid="question-card"], [data-testid="result-card"]').first().waitFor();
+      if (await pcp.getByTestId('result-card').count()) throw new Error('The history question was never asked');
+    }
+    await history.waitFor();
+    expect(await question.getByRole('group', { name: 'Or choose a range' }).getByRole('button').allTextContents()).toEqual([
+      'Days with A1C ≥ 6.5 % (12 months) = 0',
+      'Days with A1C ≥ 6.5 % (12 months) = 1',
+      'Days with A1C ≥ 6.5 % (12 months) ≥ 2',
+      'Not available',
+    ]);
+    for (const width of [1366, 390]) {
+      await pcp.setViewportSize({ width, height: 900 });
+      await save(pcp, `admin-content-pack-history-question-${width}`);
+    }
+    expect(await seriousA11yViolations(pcp)).toEqual([]);
+    await pcp.close();
+  });
 });

@@ -77,6 +77,23 @@ describe('a numeric question: the measured value, typed', () => {
     expect(api.callsTo('POST /api/assessments/a-1/answers')).toHaveLength(0);
   });
 
+  it('a count without a unit shows its limits, never a conversion to no unit', async () => {
+    const days = {
+      ...hba1cQuestion,
+      parameter_id: 'p-days',
+      name: 'a1c_diabetes_range_days',
+      display_name: 'Days with A1C ≥ 6.5 % (12 months)',
+      units: null,
+      data_type: 'number',
+      input: { kind: 'number', unit: null, unit_display: null, units_accepted: [], min: 0, max: 366, decimals: 0 },
+      options: [{ label: 'Not available', value: 'unknown' }],
+    } as typeof hba1cQuestion;
+    flow(json(200, atHba1c()), makeAssessment({ current_parameter_id: 'p-days', current_question: days }));
+    const card = await begin();
+    expect(within(card).getByText('Between 0 and 366, whole numbers')).toBeInTheDocument();
+    expect(within(card).queryByText(/Converted to/)).toBeNull();
+  });
+
   it('another unit the parameter lists is sent as such; the server converts and checks it', async () => {
     const api = flow(json(200, atHba1c({ step: 2 })));
     const card = await begin();

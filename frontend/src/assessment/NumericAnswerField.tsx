@@ -122,7 +122,8 @@ export function NumericAnswerField({
       ? [{ code: input.unit, display: input.unit_display ?? unitDisplay(input.unit) }]
       : [];
   const shownUnit = units.find((u) => u.code === unit)?.display ?? unitDisplay(unit);
-  const hint = unit === input.unit ? limitsHint(input) : `Converted to ${input.unit_display ?? unitDisplay(input.unit)} on the server`;
+  const hint =
+    unit === (input.unit ?? '') ? limitsHint(input) : `Converted to ${input.unit_display ?? unitDisplay(input.unit)} on the server`;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

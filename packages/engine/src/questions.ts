@@ -1,4 +1,5 @@
 import { prepareRule, type PreparedRule } from './evaluate';
+import { declaredDecimals } from './analysis-precision';
 import { typeClassOf } from './operators';
 import { buildParameterIndex, type ParameterIndex } from './parameters';
 import type { PreparedRuleSet } from './prepared';
@@ -154,7 +155,26 @@ export function partitionBands(
     minInclusive = side === 'upper';
   }
   bands.push({ type: 'range', min, max: null, min_inclusive: minInclusive, max_inclusive: false });
-  return bands.map((value) => ({ label: bandLabel(name, unit, value), value }));
+  const whole = wholeValueOf(parameter);
+  return bands.map((value) => {
+    const only = whole(value);
+    return { label: only === null ? bandLabel(name, unit, value) : `${name} = ${formatNumber(only)}${unit ? ` ${unit}` : ''}`, value };
+  });
+}
+
+/**
+ * For a parameter recorded in whole numbers (decimals 0), the one value a band can hold, if it holds
+ * only one: a count's "1 to < 2" reads "= 1", and "< 1" from a minimum of 0 reads "= 0".
+ */
+function wholeValueOf(parameter: EngineParameter): (band: Required<RangeAnswer>) => number | null {
+  if (declaredDecimals(parameter) !== 0) return () => null;
+  const rawMin = (parameter.validation_rules as { min?: unknown } | null | undefined)?.min;
+  const lowest = typeof rawMin === 'number' && Number.isFinite(rawMin) ? Math.ceil(rawMin) : null;
+  return (band) => {
+    const first = band.min === null ? lowest : band.min_inclusive ? Math.ceil(band.min) : Math.floor(band.min) + 1;
+    const last = band.max === null ? null : band.max_inclusive ? Math.floor(band.max) : Math.ceil(band.max) - 1;
+    return first !== null && last !== null && first === last ? first : null;
+  };
 }
 
 function isOptionValue(value: unknown): value is Exclude<AnswerValue, null> {
