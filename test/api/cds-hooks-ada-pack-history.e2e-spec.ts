@@ -35,6 +35,23 @@ const lab = (code: string, value: number, unit: string, when: string, extra: Rec
 const a1c = (value: number, when: string, extra: Record<string, unknown> = {}) => lab('4548-4', value, '%', when, extra);
 const ifcc = (value: number, when: string) => lab('59261-8', value, 'mmol/mol', when);
 const fpgMmol = (value: number, when: string) => lab('14771-0', value, 'mmol/L', when);
+const vital = (code: string, value: number, when: string) => ({
+  ...lab(code, value, 'mm[Hg]', when),
+  category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] }],
+  valueQuantity: { value, unit: 'mmHg', system: UCUM, code: 'mm[Hg]' },
+});
+const bp = (sbp: number, dbp: number, when: string) => [vital('8480-6', sbp, when), vital('8462-4', dbp, when)];
+const condition = (system: string, code: string, extra: Record<string, unknown> = {}) => ({
+  resourceType: 'Condition',
+  clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }] },
+  verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'confirmed' }] },
+  category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-category', code: 'problem-list-item' }] }],
+  code: { coding: [{ system, code }] },
+  onsetDateTime: daysAgo(900),
+  recordedDate: daysAgo(900),
+  ...extra,
+});
+const ICD10 = 'http://hl7.org/fhir/sid/icd-10-cm';
 const egfr = (value: number, when: string, extra: Record<string, unknown> = {}) => lab('98979-8', value, 'mL/min/{1.73_m2}', when, extra);
 
 async function patient(name: string, resources: Record<string, unknown>[]): Promise<void> {
@@ -99,6 +116,14 @@ beforeAll(async () => {
   await patient('egfr-45-first-reduced-after-a-normal-year', [egfr(75, daysAgo(365)), egfr(45, daysAgo(5))]);
   await patient('egfr-52-then-48-four-months-apart', [egfr(52, daysAgo(125)), egfr(48, daysAgo(5))]);
   await patient('an-a1c-two-years-ago-in-ifcc-units', [ifcc(38, daysAgo(730))]);
+  await patient('type-2-diabetes-on-the-problem-list-bp-134-78', [condition(ICD10, 'E11.9'), ...bp(134, 78, daysAgo(2))]);
+  await patient('a-refuted-diabetes-diagnosis-bp-134-78', [
+    condition(ICD10, 'E11.9', {
+      verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'refuted' }] },
+    }),
+    ...bp(134, 78, daysAgo(2)),
+  ]);
+  await patient('aged-65-never-tested-no-diabetes-on-record', [condition('http://snomed.info/sct', '38341003')]);
   await patient('egfr-reported-below-15-on-a-first-result', [
     egfr(15, daysAgo(3), { valueQuantity: { value: 15, comparator: '<', unit: 'mL/min/1.73m2' } }),
   ]);
@@ -115,9 +140,11 @@ describe('the ADA 2026 pack over the record in a hook call', () => {
     const prefetch = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
     const history = Object.entries(prefetch).filter(([k]) => k.startsWith('hist-'));
     expect(history.map(([k]) => k).sort()).toEqual(
-      expect.arrayContaining(['hist-14771-0_1558-6', 'hist-17856-6_4548-4_59261-8', 'hist-62238-1_98979-8']),
+      expect.arrayContaining(['hist-14771-0_1558-6', 'hist-17856-6_4548-4_59261-8', 'hist-62238-1_98979-8', 'hist-Condition']),
     );
-    for (const [, q] of history) expect(q).toMatch(/&status=final,amended,corrected&_sort=-date&_count=100$/);
+    for (const [key, q] of history)
+      if (key !== 'hist-Condition') expect(q).toMatch(/&status=final,amended,corrected&_sort=-date&_count=100$/);
+    expect(prefetch['hist-Condition']).toBe('Condition?patient={{context.patientId}}&_count=100');
   });
 
   it('A1C 6.7 % then 6.9 % two months apart: diabetes confirmed, both dates in the card', async () => {
@@ -171,6 +198,24 @@ describe('the ADA 2026 pack over the record in a hook call', () => {
     expect(finding(cards, F.screen)).toBeUndefined();
     expect(undetermined(cards)).not.toContain(F.screen);
     expect(setAside(cards)).toEqual([]);
+  });
+
+  it('diabetes on the problem list (ICD-10-CM E11.9) with BP 134/78: above the < 130/80 target in diabetes', async () => {
+    const cards = await cardsFor('type-2-diabetes-on-the-problem-list-bp-134-78');
+    expect(finding(cards, F.bpTarget)).toBeDefined();
+    expect(finding(cards, F.bpTarget)!.detail).toMatch(/Diagnosed diabetes[^\n]*yes \(from the record: /);
+  });
+
+  it('a refuted diabetes diagnosis is not diabetes: BP 134/78 is stage 1 only', async () => {
+    const cards = await cardsFor('a-refuted-diabetes-diagnosis-bp-134-78');
+    expect(finding(cards, F.bpTarget)).toBeUndefined();
+    expect(undetermined(cards)).not.toContain(F.bpTarget);
+    expect(finding(cards, F.stage1)).toBeDefined();
+  });
+
+  it('aged 65, no A1C or glucose test in 3 years, no diabetes on the record: screen for diabetes', async () => {
+    const cards = await cardsFor('aged-65-never-tested-no-diabetes-on-record');
+    expect(finding(cards, F.screen)).toBeDefined();
   });
 
   it('an eGFR reported as "< 15" on a first result is CKD stage G5 at once: critical', async () => {

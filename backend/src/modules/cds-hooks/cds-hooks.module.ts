@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AssessmentsModule } from '../assessments';
+import { RecordsModule } from '../records';
 import { CdsClientsController, CdsPrefillController, CdsServicesController } from './cds-hooks.controller';
 import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
@@ -11,7 +12,7 @@ import { HookSnapshots } from './hook-snapshot';
 
 /** CDS Hooks 2.0: EHRs call the published rule sets (issue 11). */
 @Module({
-  imports: [AssessmentsModule],
+  imports: [AssessmentsModule, RecordsModule],
   controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
   providers: [CdsHooksRepository, CdsClientsService, ClientJwtVerifier, HookSnapshots, PatientViewService, PrefillTickets, CardFeedback],
 })

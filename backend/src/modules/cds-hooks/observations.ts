@@ -81,12 +81,23 @@ export function bundleResources(key: string, value: unknown, resourceType: strin
 }
 
 /** Another patient's record in this patient's call is an invalid request, not a bad value: 400. */
-export function checkSubjects(key: string, observations: readonly Json[], patientId: string): void {
-  for (const o of observations) {
+export function checkSubjects(key: string, resources: readonly Json[], patientId: string): void {
+  for (const o of resources) {
     const subject = isObject(o.subject) ? o.subject.reference : undefined;
-    if (subject !== `Patient/${patientId}`)
-      throw invalidPrefetch(key, `holds an Observation about ${String(subject ?? 'no patient').slice(0, 80)}, not Patient/${patientId}`);
+    if (subject !== `Patient/${patientId}`) {
+      const type = String(o.resourceType);
+      const article = /^[AEIOU]/.test(type) ? 'an' : 'a';
+      throw invalidPrefetch(
+        key,
+        `holds ${article} ${type} about ${String(subject ?? 'no patient').slice(0, 80)}, not Patient/${patientId}`,
+      );
+    }
   }
+}
+
+/** A search Bundle with more results than it holds (a `next` link): what was read is part of the record. */
+export function hasNextPage(bundle: unknown): boolean {
+  return isObject(bundle) && Array.isArray(bundle.link) && bundle.link.some((l) => isObject(l) && l.relation === 'next');
 }
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);

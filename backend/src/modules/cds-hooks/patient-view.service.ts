@@ -32,6 +32,7 @@ import { ageOn, demographicOf, sexAnswer, type Demographic } from './demographic
 import {
   bundleResources,
   checkSubjects,
+  hasNextPage,
   givenText,
   LOINC,
   readParameter,
@@ -40,7 +41,8 @@ import {
   type ObservedValue,
 } from './observations';
 import { PrefillTickets } from './prefill.service';
-import { historyInputOf, historyKey, historyQuery, readHistoryInput, type HistoryInput, type HistoryReading } from './record-history';
+import { ValueSets } from '../records';
+import { historyInputOf, historyQuery, readHistoryInput, valueSetsOf, type HistoryInput, type HistoryReading } from './record-history';
 
 export const PATIENT_VIEW = 'patient-view';
 const PATIENT_KEY = 'patient';
@@ -115,6 +117,7 @@ export class PatientViewService {
     private readonly snapshots: HookSnapshots,
     private readonly jwt: ClientJwtVerifier,
     private readonly prefill: PrefillTickets,
+    private readonly valueSets: ValueSets,
   ) {}
 
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
@@ -123,7 +126,7 @@ export class PatientViewService {
     const { measured, histories } = needsOf(k, loincCodes);
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
-    for (const h of histories) prefetch[historyKey(h.codes)] ??= historyQuery('{{context.patientId}}', h.codes);
+    for (const h of histories) prefetch[h.search.key] ??= historyQuery('{{context.patientId}}', h.search);
     return {
       hook: PATIENT_VIEW,
       id: PATIENT_VIEW,
@@ -241,15 +244,21 @@ export class PatientViewService {
     // Parameters read from the patient's history by a criterion: one search per list of codes, fail-soft like the others.
     const historyAnswers = new Map<string, HistoryReading>();
     const searchesOfHistory = new Map<string, HistoryInput[]>();
-    for (const h of histories) searchesOfHistory.set(historyKey(h.codes), [...(searchesOfHistory.get(historyKey(h.codes)) ?? []), h]);
+    for (const h of histories) searchesOfHistory.set(h.search.key, [...(searchesOfHistory.get(h.search.key) ?? []), h]);
+    const wantedValueSets = valueSetsOf(histories);
+    const valueSets = wantedValueSets.length ? await this.valueSets.codes(wantedValueSets) : new Map<string, readonly string[]>();
     const historyNotes = await Promise.all(
       [...searchesOfHistory].map(async ([key, group]) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
         const fromServer = !(key in req.prefetch);
         let resources: Json[];
+        let truncated: boolean;
         try {
           if (fromServer) fetches.tried++;
-          resources = bundleResources(key, await this.prefetched(req, key, historyQuery(patientId, group[0].codes), fresh), 'Observation');
+          const search = group[0].search;
+          const bundle = await this.prefetched(req, key, historyQuery(patientId, search), fresh);
+          resources = bundleResources(key, bundle, search.resourceType);
+          truncated = hasNextPage(bundle);
           checkSubjects(key, resources, patientId);
         } catch (e) {
           const failed = fetchFailure(e, fromServer);
@@ -260,7 +269,7 @@ export class PatientViewService {
           return out;
         }
         for (const h of group) {
-          const reading = readHistoryInput(resources, h, now);
+          const reading = readHistoryInput(resources, h, now, valueSets, truncated);
           historyAnswers.set(h.parameter.id, reading);
           out.setAside.push(...reading.setAside);
           out.future.push(...reading.future);

@@ -7,7 +7,7 @@ import { RecordsRepository } from '../records';
 import { measureReport, measureResource } from './measure-report';
 import type { ShippedMeasure } from './measure-content';
 import { SHIPPED_MEASURES } from './shipped-measures';
-import { shippedValueSets } from './shipped-value-sets';
+import { shippedValueSets } from '../records';
 
 /** `$evaluate-measure`'s parameters, as the query (or a Parameters body) gives them. */
 export interface EvaluateMeasureParams {

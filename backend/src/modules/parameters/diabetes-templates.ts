@@ -67,6 +67,8 @@ const FPG_MOLES = '14771-0';
 const OGTT_2H = '20438-8';
 const EGFR_2021 = '98979-8';
 const EGFR_OLD = '62238-1';
+/** VSAC "Diabetes" (the eCQM value set CMS122 uses; the expansion ships in backend/content/ecqm-valuesets). */
+const DIABETES_VALUE_SET = 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.103.12.1001';
 /** % = mmol/mol × 0.09148 + 2.152, through ADA's published pairs. */
 const A1C_MMOL_MOL = {
   code: 'mmol/mol',
@@ -326,7 +328,17 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
     is_required: false,
     template_name: 'diabetes_diagnosed',
     loinc_code: null,
-    validation_rules: { source: ADA_10_BP },
+    validation_rules: {
+      source: ADA_10_BP,
+      // From the record: an active diabetes diagnosis (SNOMED CT or ICD-10-CM) on the problem list or an encounter.
+      criterion: {
+        resource_type: 'Condition',
+        value_sets: [DIABETES_VALUE_SET],
+        statuses: ['active', 'recurrence', 'relapse'],
+        window: { anchor: 'now', relation: 'overlaps' },
+        take: 'exists',
+      },
+    },
   },
   {
     name: 'age',

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { RecordsController } from './records.controller';
 import { RecordsRepository } from './records.repository';
 import { RecordsService } from './records.service';
+import { ValueSets } from './value-sets';
 
 /** Patients' FHIR resources in: the store the criteria read for hook calls, prefill and measures. */
 @Module({
   controllers: [RecordsController],
-  providers: [RecordsService, RecordsRepository],
-  exports: [RecordsRepository],
+  providers: [RecordsService, RecordsRepository, ValueSets],
+  exports: [RecordsRepository, ValueSets],
 })
 export class RecordsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { codesOf } from './value-set-codes';
 
 /** One resource to store at resourceType/id. */
 export interface RecordRow {
@@ -90,34 +91,15 @@ export class RecordsRepository {
   async valueSetCodes(urls: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, Set<string>>();
     if (!urls.length) return new Map();
-    const rows: { url: string; resource: ValueSetJson }[] = await this.db.query(
+    const rows: { url: string; resource: Record<string, unknown> }[] = await this.db.query(
       `SELECT resource->>'url' AS url, resource FROM fhir_resources WHERE resource_type = 'ValueSet' AND resource->>'url' = ANY($1::text[])`,
       [urls],
     );
     for (const { url, resource } of rows) {
       const tokens = out.get(url) ?? new Set<string>();
-      const walk = (items: ValueSetContains[] | undefined) => {
-        for (const c of items ?? []) {
-          if (c.system && c.code) tokens.add(`${c.system}|${c.code}`);
-          walk(c.contains);
-        }
-      };
-      walk(resource.expansion?.contains);
-      for (const inc of resource.compose?.include ?? [])
-        for (const c of inc.system ? (inc.concept ?? []) : []) tokens.add(`${inc.system}|${c.code}`);
+      for (const t of codesOf(resource)) tokens.add(t);
       if (tokens.size) out.set(url, tokens);
     }
     return new Map([...out].map(([url, tokens]) => [url, [...tokens]]));
   }
-}
-
-interface ValueSetContains {
-  system?: string;
-  code?: string;
-  contains?: ValueSetContains[];
-}
-
-interface ValueSetJson {
-  expansion?: { contains?: ValueSetContains[] };
-  compose?: { include?: { system?: string; concept?: { code: string }[] }[] };
 }
