@@ -42,7 +42,11 @@ const database = {
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
+    },
     { ...common, ...database, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'] },
     // Clinical vignettes from the ADA Standards of Care, driven through the HTTP API (issue 9).
     { ...common, ...database, displayName: 'clinical', testMatch: ['<rootDir>/test/clinical/**/*.clinical-spec.ts'] },
