@@ -23,6 +23,7 @@ import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { ParameterJson } from '@cds/contracts';
 import { CriterionEditor } from './CriterionEditor';
+import { DIALOG_CONTENT_SX, DIALOG_PAPER_SX } from './dialogSx';
 import { criterionOf, draftProblems, EMPTY_CRITERION, serverCriterionErrors, type CriterionErrors } from './criterionDraft';
 import { categoryLabel, dataTypeLabel } from './labels';
 import { EMPTY_PARAMETER, LIMITS, ParameterInputs, parameterProblems, type ParameterValues } from './ParameterInputs';
@@ -178,10 +179,10 @@ export function CreateParameterDialog({
       aria-labelledby="create-parameter-title"
       maxWidth="md"
       fullWidth
-      slotProps={{ paper: { sx: { maxHeight: '90vh' } } }}
+      slotProps={{ paper: { sx: DIALOG_PAPER_SX } }}
     >
       <DialogTitle id="create-parameter-title">Create Parameter</DialogTitle>
-      <Box sx={{ px: 3 }}>
+      <Box sx={{ px: { xs: 1, sm: 3 } }}>
         <Tabs
           value={tab}
           onChange={(_, v: TabKey) => {
@@ -189,12 +190,15 @@ export function CreateParameterDialog({
             setError(null);
           }}
           aria-label="How to create the parameter"
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
         >
           <Tab value="template" label="From Template" id="create-tab-template" aria-controls="create-panel-template" disabled={saving} />
           <Tab value="custom" label="Custom Parameter" id="create-tab-custom" aria-controls="create-panel-custom" disabled={saving} />
         </Tabs>
       </Box>
-      <DialogContent dividers>
+      <DialogContent dividers sx={DIALOG_CONTENT_SX}>
         {error && (
           <Alert severity="error" sx={{ mb: 2 }}>
             {error || 'The server refused the parameter.'}

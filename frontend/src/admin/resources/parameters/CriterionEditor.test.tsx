@@ -134,7 +134,7 @@ describe('Read from the record, in the parameter dialogs', () => {
     expect(within(dialog).getByLabelText(/LOINC codes/)).toHaveValue('4548-4, 17856-6, 59261-8');
     expect(within(dialog).getByRole('combobox', { name: 'What is taken' })).toHaveTextContent('Number of different days');
     expect(within(dialog).getByLabelText('Unit of the values (UCUM)')).toHaveAccessibleDescription(
-      'Empty: the parameter’s unit. Also accepted, converted: mmol/mol',
+      'Empty: the parameter’s unit (none set). Also accepted, converted: mmol/mol',
     );
     const window = within(dialog).getByLabelText('Window, days back from now');
     await userEvent.clear(window);

@@ -59,7 +59,7 @@ export function CriterionEditor({
     <Box
       component="section"
       aria-labelledby="criterion-title"
-      sx={{ p: 2, borderRadius: 1.5, border: 1, borderColor: 'divider', minWidth: 0 }}
+      sx={{ p: { xs: 1.5, sm: 2 }, borderRadius: 1.5, border: 1, borderColor: 'divider', minWidth: 0 }}
     >
       <Typography id="criterion-title" component="h3" variant="h5">
         Read from the record
@@ -94,7 +94,7 @@ export function CriterionEditor({
               value={value.take}
               onChange={(e) => set('take', e.target.value as EditableTake)}
               error={!!errors.take}
-              helperText={errors.take ?? ' '}
+              helperText={errors.take}
               disabled={disabled}
               sx={{ flex: 1 }}
             >
@@ -146,7 +146,7 @@ export function CriterionEditor({
             {...field(
               'unit',
               [
-                ownUnit ? `Empty: the parameter’s unit (${ownUnit})` : 'Empty: the parameter’s unit',
+                `Empty: the parameter’s unit (${ownUnit ?? 'none set'})`,
                 accepted &&
                   (keepsConversions
                     ? `Also accepted, converted: ${accepted}`

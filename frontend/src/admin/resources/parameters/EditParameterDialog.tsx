@@ -20,6 +20,7 @@ import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { ParameterJson } from '@cds/contracts';
 import { CriterionEditor } from './CriterionEditor';
+import { DIALOG_CONTENT_SX, DIALOG_PAPER_SX } from './dialogSx';
 import {
   criterionOf,
   draftOf,
@@ -167,10 +168,10 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
       aria-labelledby="edit-parameter-title"
       maxWidth="md"
       fullWidth
-      slotProps={{ paper: { sx: { maxHeight: '90vh' } } }}
+      slotProps={{ paper: { sx: DIALOG_PAPER_SX } }}
     >
       <DialogTitle id="edit-parameter-title">Edit {parameter.display_name}</DialogTitle>
-      <DialogContent dividers>
+      <DialogContent dividers sx={DIALOG_CONTENT_SX}>
         <Stack spacing={2}>
           {error && <Alert severity="error">{error}</Alert>}
           {!parameter.is_template && <QuestionPanel parameter={parameter} onPolished={refresh} />}
