@@ -22,6 +22,9 @@ import { ADMIN_TOASTS, PARAMETERS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { ParameterJson } from '@cds/contracts';
+import { CriterionEditor } from './CriterionEditor';
+import { DIALOG_CONTENT_SX, DIALOG_PAPER_SX } from './dialogSx';
+import { criterionOf, draftProblems, EMPTY_CRITERION, serverCriterionErrors, type CriterionErrors } from './criterionDraft';
 import { categoryLabel, dataTypeLabel } from './labels';
 import { EMPTY_PARAMETER, LIMITS, ParameterInputs, parameterProblems, type ParameterValues } from './ParameterInputs';
 
@@ -83,6 +86,8 @@ export function CreateParameterDialog({
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [override, setOverride] = useState({ name: '', display_name: '' });
   const [custom, setCustom] = useState<ParameterValues>(EMPTY_PARAMETER);
+  const [criterion, setCriterion] = useState(EMPTY_CRITERION);
+  const [criterionErrors, setCriterionErrors] = useState<CriterionErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [savingTemplate, setSavingTemplate] = useState(false);
   const [create, { isPending: savingCustom }] = useCreate<ParameterJson>();
@@ -103,6 +108,8 @@ export function CreateParameterDialog({
     // A fresh dialog each time it opens (the templates are loaded before the page offers it);
     // what was typed survives a failed save, since the dialog stays open, not a cancel.
     setCustom(EMPTY_PARAMETER);
+    setCriterion(EMPTY_CRITERION);
+    setCriterionErrors({});
   }, [open, initialTemplateId]); // not on `templates`: a refetch must not reset a choice
 
   const close = () => {
@@ -137,13 +144,15 @@ export function CreateParameterDialog({
     }
   };
 
-  const customReady = Object.keys(parameterProblems(custom)).length === 0;
+  const criterionBlocked = Object.keys(draftProblems(criterion)).length > 0;
+  const customReady = Object.keys(parameterProblems(custom)).length === 0 && !criterionBlocked;
   const createCustom = () => {
     if (!customReady) return;
     setError(null);
+    const read = criterionOf(criterion);
     create(
       'parameters',
-      { data: trimmedBody(custom) },
+      { data: { ...trimmedBody(custom), ...(read ? { validation_rules: { criterion: read } } : {}) } },
       {
         onSuccess: () => {
           toast(ADMIN_TOASTS.parameterCreated);
@@ -152,6 +161,7 @@ export function CreateParameterDialog({
         onError: (e) => {
           console.error('Create parameter failed', e);
           setError(errorMessage(e, ''));
+          setCriterionErrors(serverCriterionErrors(e));
           toast(ADMIN_TOASTS.parameterCreateFailed);
         },
       },
@@ -169,10 +179,10 @@ export function CreateParameterDialog({
       aria-labelledby="create-parameter-title"
       maxWidth="md"
       fullWidth
-      slotProps={{ paper: { sx: { maxHeight: '90vh' } } }}
+      slotProps={{ paper: { sx: DIALOG_PAPER_SX } }}
     >
       <DialogTitle id="create-parameter-title">Create Parameter</DialogTitle>
-      <Box sx={{ px: 3 }}>
+      <Box sx={{ px: { xs: 1, sm: 3 } }}>
         <Tabs
           value={tab}
           onChange={(_, v: TabKey) => {
@@ -180,12 +190,15 @@ export function CreateParameterDialog({
             setError(null);
           }}
           aria-label="How to create the parameter"
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
         >
           <Tab value="template" label="From Template" id="create-tab-template" aria-controls="create-panel-template" disabled={saving} />
           <Tab value="custom" label="Custom Parameter" id="create-tab-custom" aria-controls="create-panel-custom" disabled={saving} />
         </Tabs>
       </Box>
-      <DialogContent dividers>
+      <DialogContent dividers sx={DIALOG_CONTENT_SX}>
         {error && (
           <Alert severity="error" sx={{ mb: 2 }}>
             {error || 'The server refused the parameter.'}
@@ -237,11 +250,28 @@ export function CreateParameterDialog({
           </Box>
         ) : (
           <Box role="tabpanel" id="create-panel-custom" aria-labelledby="create-tab-custom" sx={{ pt: 1 }}>
-            <ParameterInputs value={custom} onChange={setCustom} disabled={saving} />
+            <Stack spacing={2}>
+              <ParameterInputs value={custom} onChange={setCustom} disabled={saving} />
+              <CriterionEditor
+                value={criterion}
+                onChange={(next) => {
+                  setCriterion(next);
+                  setCriterionErrors({});
+                }}
+                parameterUnit={custom.units}
+                serverErrors={criterionErrors}
+                disabled={saving}
+              />
+            </Stack>
           </Box>
         )}
       </DialogContent>
-      <DialogActions>
+      <DialogActions sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        {tab === 'custom' && !customReady && (
+          <Typography id="create-blocked" variant="body2" color="text.secondary" sx={{ mr: 'auto', pl: 1 }}>
+            {criterionBlocked ? 'Fix the reading from the record to create.' : 'Fill in the required fields to create.'}
+          </Typography>
+        )}
         <Button onClick={close} disabled={saving} color="secondary">
           Cancel
         </Button>
@@ -259,6 +289,7 @@ export function CreateParameterDialog({
             variant="contained"
             onClick={createCustom}
             disabled={!customReady || saving}
+            aria-describedby={!customReady ? 'create-blocked' : undefined}
             startIcon={savingCustom ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}
           >
             {PARAMETERS.create}

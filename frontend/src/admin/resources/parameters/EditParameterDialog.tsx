@@ -19,6 +19,18 @@ import { ADMIN_TOASTS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { ParameterJson } from '@cds/contracts';
+import { CriterionEditor } from './CriterionEditor';
+import { DIALOG_CONTENT_SX, DIALOG_PAPER_SX } from './dialogSx';
+import {
+  criterionOf,
+  draftOf,
+  draftProblems,
+  EMPTY_CRITERION,
+  rulesWith,
+  sameJson,
+  serverCriterionErrors,
+  type CriterionErrors,
+} from './criterionDraft';
 import { questionSource } from './labels';
 import { ParameterInputs, parameterProblems, type ParameterValues } from './ParameterInputs';
 
@@ -93,27 +105,37 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
   const [values, setValues] = useState<ParameterValues | null>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [criterion, setCriterion] = useState(EMPTY_CRITERION);
+  const [criterionErrors, setCriterionErrors] = useState<CriterionErrors>({});
   const [update, { isPending }] = useUpdate<ParameterJson>();
   const toast = useToast();
   const queryClient = useQueryClient();
 
   useEffect(() => {
     setValues(parameter ? valuesOf(parameter) : null);
+    setCriterion(draftOf(parameter?.validation_rules));
+    setCriterionErrors({});
     setReason('');
     setError(null);
   }, [parameter]);
 
   if (!parameter || !values) return null;
 
-  const problems = parameterProblems(values);
-  const changes = changedFields(valuesOf(parameter), values);
+  const criterionBlocked = Object.keys(draftProblems(criterion)).length > 0;
+  const blocked = Object.keys(parameterProblems(values)).length > 0 || criterionBlocked;
+  const read = criterionOf(criterion);
+  // The server replaces validation_rules whole: send them only when the reading changed, every other rule as it was.
+  const rules = sameJson(read, parameter.validation_rules?.criterion)
+    ? {}
+    : { validation_rules: rulesWith(parameter.validation_rules, read) };
+  const changes = { ...changedFields(valuesOf(parameter), values), ...rules };
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['parameters'] });
     void queryClient.invalidateQueries({ queryKey: ['parameter-changes'] });
   };
 
   const save = () => {
-    if (Object.keys(problems).length) return;
+    if (blocked) return;
     if (!Object.keys(changes).length) {
       onClose();
       return;
@@ -132,6 +154,7 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
         onError: (e) => {
           console.error('Update parameter failed', e);
           setError(errorMessage(e, 'The server refused the change.'));
+          setCriterionErrors(serverCriterionErrors(e));
           toast(ADMIN_TOASTS.parameterUpdateFailed);
         },
       },
@@ -145,14 +168,24 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
       aria-labelledby="edit-parameter-title"
       maxWidth="md"
       fullWidth
-      slotProps={{ paper: { sx: { maxHeight: '90vh' } } }}
+      slotProps={{ paper: { sx: DIALOG_PAPER_SX } }}
     >
       <DialogTitle id="edit-parameter-title">Edit {parameter.display_name}</DialogTitle>
-      <DialogContent dividers>
+      <DialogContent dividers sx={DIALOG_CONTENT_SX}>
         <Stack spacing={2}>
           {error && <Alert severity="error">{error}</Alert>}
           {!parameter.is_template && <QuestionPanel parameter={parameter} onPolished={refresh} />}
           <ParameterInputs value={values} onChange={setValues} disabled={isPending} showErrors withQuestion={!parameter.is_template} />
+          <CriterionEditor
+            value={criterion}
+            onChange={(next) => {
+              setCriterion(next);
+              setCriterionErrors({});
+            }}
+            parameterUnit={values.units}
+            serverErrors={criterionErrors}
+            disabled={isPending}
+          />
           <TextField
             label="Reason for the change (optional)"
             value={reason}
@@ -163,10 +196,11 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
           />
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Typography variant="body2" color="text.secondary" sx={{ mr: 'auto', pl: 1 }}>
+      <DialogActions sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        <Typography id="edit-save-state" variant="body2" color="text.secondary" sx={{ mr: 'auto', pl: 1 }}>
           Version {parameter.version}
           {Object.keys(changes).length ? ` → ${parameter.version + 1} on save` : ''}
+          {blocked && (criterionBlocked ? '. Fix the reading from the record to save.' : '. Fill in the required fields to save.')}
         </Typography>
         <Button onClick={onClose} disabled={isPending} color="secondary">
           Cancel
@@ -174,93 +208,11 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
         <Button
           variant="contained"
           onClick={save}
-          disabled={isPending || Object.keys(problems).length > 0}
+          disabled={isPending || blocked}
+          aria-describedby="edit-save-state"
           startIcon={isPending ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}
         >
           {isPending ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
-
-export function CloneParameterDialog({ parameter, onClose }: { parameter: ParameterJson | null; onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [displayName, setDisplayName] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const toast = useToast();
-  const queryClient = useQueryClient();
-
-  useEffect(() => {
-    setName(parameter ? `${parameter.name}_copy`.slice(0, 100) : '');
-    setDisplayName(parameter ? `${parameter.display_name} (copy)`.slice(0, 200) : '');
-    setError(null);
-  }, [parameter]);
-
-  if (!parameter) return null;
-  const ready = !!name.trim() && !!displayName.trim();
-
-  const save = async () => {
-    if (!ready) return;
-    setSaving(true);
-    setError(null);
-    try {
-      const copy = await adminApi.cloneParameter(parameter.id, { name: name.trim(), display_name: displayName.trim() });
-      toast(ADMIN_TOASTS.parameterCloned(copy.display_name));
-      void queryClient.invalidateQueries({ queryKey: ['parameters'] });
-      void queryClient.invalidateQueries({ queryKey: ['parameter-changes'] });
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e, 'The server refused the copy.'));
-      toast(ADMIN_TOASTS.parameterCloneFailed);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  return (
-    <Dialog open onClose={saving ? undefined : onClose} aria-labelledby="clone-parameter-title" maxWidth="sm" fullWidth>
-      <DialogTitle id="clone-parameter-title">Clone {parameter.display_name}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          {error && <Alert severity="error">{error}</Alert>}
-          <Typography variant="body2" color="text.secondary">
-            The copy has the same type, category, units and validation rules, and starts at version 1.
-          </Typography>
-          <TextField
-            label="Parameter Name"
-            required
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={!name.trim()}
-            helperText={!name.trim() ? 'Parameter name is required.' : 'Must differ from every active parameter.'}
-            slotProps={{ htmlInput: { maxLength: 100 } }}
-            disabled={saving}
-          />
-          <TextField
-            label="Display Name"
-            required
-            value={displayName}
-            onChange={(e) => setDisplayName(e.target.value)}
-            error={!displayName.trim()}
-            helperText={!displayName.trim() ? 'Display name is required.' : ' '}
-            slotProps={{ htmlInput: { maxLength: 200 } }}
-            disabled={saving}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={saving} color="secondary">
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          onClick={save}
-          disabled={!ready || saving}
-          startIcon={saving ? <CircularProgress size={16} color="inherit" aria-hidden="true" /> : undefined}
-        >
-          {saving ? 'Cloning...' : 'Clone'}
         </Button>
       </DialogActions>
     </Dialog>
