@@ -37,6 +37,11 @@ describe('a parameter read from the record by a criterion', () => {
     ['a code without its system', { ...ABNORMAL_A1C_DAYS, codes: ['4548-4'] }, 'validation_rules.criterion.codes'],
     ['an unknown take', { ...ABNORMAL_A1C_DAYS, take: 'average' }, 'validation_rules.criterion.take'],
     ['a filter on an Encounter', { ...ABNORMAL_A1C_DAYS, resource_type: 'Encounter', take: 'count' }, 'validation_rules.criterion.where'],
+    [
+      'a LOINC code with a wrong check digit (4548-5 for 4548-4)',
+      { ...ABNORMAL_A1C_DAYS, codes: ['http://loinc.org|4548-5'] },
+      'validation_rules.criterion.codes: LOINC code',
+    ],
   ])('%s is refused with 400 naming the field, and nothing is stored', async (_name, criterion, field) => {
     const before = await counts(t, ['parameters']);
     const res = await t

@@ -60,8 +60,18 @@ function recordCriterionProblem(value: unknown): string | null {
   const criterion = (value as { criterion?: unknown } | null)?.criterion;
   if (criterion === undefined) return null;
   const problems = criterionProblems(criterion, 'validation_rules.criterion');
-  return problems.length ? problems.map((p) => `${p.field} ${p.message}`).join('; ') : null;
+  if (problems.length) return problems.map((p) => `${p.field} ${p.message}`).join('; ');
+  // A mistyped LOINC code would read another test's results: checked as the parameter's own code is.
+  const codes = (criterion as { codes?: unknown }).codes;
+  for (const token of Array.isArray(codes) ? codes : []) {
+    if (typeof token !== 'string' || !token.startsWith(`${LOINC_SYSTEM}|`)) continue;
+    const problem = loincProblem(token.slice(LOINC_SYSTEM.length + 1));
+    if (problem) return `validation_rules.criterion.codes: ${problem}`;
+  }
+  return null;
 }
+
+const LOINC_SYSTEM = 'http://loinc.org';
 
 function IsValidationRules(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>
