@@ -1,5 +1,5 @@
 import { UserApproval } from '../modules/approvals/user-approval.entity';
-import { CDS_HOOKS_ENTITIES } from '../modules/cds-hooks/cds-client.entity';
+import { CDS_HOOKS_ENTITIES } from '../modules/cds-hooks/entities';
 import { ASSESSMENT_ENTITIES } from '../modules/assessments/assessments.entities';
 import { PARAMETER_ENTITIES } from '../modules/parameters/parameters.entities';
 import { RULE_ENTITIES } from '../modules/rules/rules.entities';

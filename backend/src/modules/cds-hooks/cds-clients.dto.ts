@@ -13,7 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CDS_SERVICE_IDS } from './cds-services';
+import { CDS_SERVICE_IDS } from '@cds/contracts';
 
 export class CdsClientDto {
   @ApiProperty({ description: 'The iss of the client JWTs', example: 'https://ehr.example.org' })

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { CdsPrefillValue } from '@cds/contracts';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { preparedQuery } from '../../database/prepared';
-import { CdsCardIssued, CdsClient } from './cds-client.entity';
+import { CdsCardIssued } from './cds-card-issued.entity';
+import { CdsClient } from './cds-client.entity';
 
 /** What a card stands for, kept when it is issued. */
 export interface IssuedCard {

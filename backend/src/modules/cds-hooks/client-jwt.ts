@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTVerifyGetKey } from 'jose';
 import { DomainError } from '../../common/errors';
 import { CdsClientsService } from './cds-clients.service';
-import { CDS_SERVICE_IDS } from './cds-services';
+import { CDS_SERVICE_IDS } from '@cds/contracts';
 import type { HookCaller } from './patient-view.service';
 import { CdsHooksRepository, type VerifiableClient } from './cds-hooks.repository';
 import { CLIENT_JWT_ALGORITHMS, jwkAlgorithm } from './jwk-algorithm';

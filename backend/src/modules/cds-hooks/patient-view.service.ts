@@ -1,84 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   CDS_PREFILL_PARAM,
   type AnswerDetailJson,
-  type BasisJson,
-  type CdsCardJson,
   type CdsHookResponseJson,
   type CdsPrefillValue,
   type CdsServiceJson,
-  type FindingJson,
-  type UndeterminedRuleJson,
 } from '@cds/contracts';
-import {
-  clinicalStep,
-  OPERATOR_SYMBOL,
-  readInterval,
-  searchKey,
-  unitDisplay,
-  type Answers,
-  type EngineParameter,
-  type RangeAnswer,
-} from '@cds/engine';
+import { clinicalStep, type Answers } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { formatNumber } from '../assessments';
 import { enteredOf, toResult } from '../assessments';
-import type { Knowledge } from '../assessments';
+import { ValueSets } from '../records';
+import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
+import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
 import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
+import { ageOn, sexAnswer } from './demographics';
+import { fetchFailure, FetchFailed, fetchFhir } from './fhir-client';
 import { parsePatientViewRequest, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
-import { ageOn, demographicOf, sexAnswer, type Demographic } from './demographics';
-import {
-  bundleResources,
-  checkSubjects,
-  hasNextPage,
-  givenText,
-  LOINC,
-  readParameter,
-  searchCodes,
-  type NoValue,
-  type ObservedValue,
-} from './observations';
+import { bundleResources, checkSubjects, hasNextPage, readParameter, type NoValue, type ObservedValue } from './observations';
 import { PrefillTickets } from './prefill.service';
-import { ValueSets } from '../records';
-import { historyInputOf, historyQuery, readHistoryInput, valueSetsOf, type HistoryInput, type HistoryReading } from './record-history';
+import { historyQuery, readHistoryInput, valueSetsOf, type HistoryInput, type HistoryReading } from './record-history';
+import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
 
 export const PATIENT_VIEW = 'patient-view';
-const PATIENT_KEY = 'patient';
-/** A FHIR server's answer for one search is bounded in time and size; over either, that input is set aside, not the call. */
-const FETCH_TIMEOUT_MS = 5000;
-const FETCH_MAX_BYTES = 2 * 1024 * 1024;
-/**
- * Results asked per code: the latest valid result may sit behind future-dated, unreadable or
- * (from a server that ignores the status filter) invalid ones; ten keeps that likely while bounding
- * the cost of a call. The longest history the published rules need today is the latest value.
- */
-export const HISTORY_COUNT = 10;
-/** The statuses that count, asked of the server too (and checked again here, whatever it sends). */
-const STATUS_FILTER = 'final,amended,corrected';
-/** The LOINC codes of the two blood pressures, checked against each other (a diastolic at or above the systolic is an error of the record). */
-const SYSTOLIC = '8480-6';
-const DIASTOLIC = '8462-4';
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
 const REFUSALS = new Set(['invalid_client_jwt', 'fhir_server_not_allowed']);
-const SUMMARY_MAX = 140;
-
-/** One prefetch key per search: parameters whose codes are one measure (NGSP and IFCC HbA1c) share it. */
-export const observationKey = (loinc: string) => `obs-${searchKey(loinc)}`;
-
-/** A fetch from the EHR's FHIR server that gave no data for one key: only the inputs it carries are set aside. */
-class FetchFailed extends Error {}
-
-/** What the EHR sent is its request (a wrong shape or patient is 400); what its server answered is one input, set aside. */
-function fetchFailure(e: unknown, fromServer: boolean): FetchFailed | null {
-  if (e instanceof FetchFailed) return e;
-  if (fromServer && e instanceof DomainError && e.code === 'invalid_prefetch')
-    return new FetchFailed(`the FHIR server's answer is unusable (${e.message.replace(/^prefetch\.[^:]*: /, '')})`);
-  return null;
-}
 
 /** A service id this app does not offer (404): said only to a verified client. */
 export const unknownService = (id: string) =>
@@ -88,20 +36,6 @@ export const unknownService = (id: string) =>
 export interface HookCaller {
   issuer: string;
   allowed_fhir_servers: readonly string[];
-}
-
-/** A measured parameter the hook can fill from an Observation. */
-interface Measured {
-  parameter: EngineParameter;
-  loinc: string;
-}
-
-/** What the published rules need from the record: Observations by LOINC code, and age or sex from the Patient. */
-interface Needs {
-  measured: Measured[];
-  /** Parameters bound to the record by a criterion: read from the patient's history, one search per list of codes. */
-  histories: HistoryInput[];
-  demographics: { parameter: EngineParameter; kind: Demographic }[];
 }
 
 type Json = Record<string, unknown>;
@@ -387,341 +321,6 @@ export class PatientViewService {
     if (key in req.prefetch) return req.prefetch[key];
     if (!req.fhirServer) throw new FetchFailed('not prefetched, and no fhirServer was given to fetch it from');
     if (!fresh) throw new StaleSnapshot();
-    const headers: Record<string, string> = { accept: 'application/fhir+json' };
-    if (req.fhirAuthorization) headers.authorization = `Bearer ${req.fhirAuthorization.access_token}`;
-    let res: Response;
-    try {
-      res = await fetch(`${req.fhirServer}/${query}`, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
-    } catch (e) {
-      throw new FetchFailed(
-        timedOut(e) ? `the FHIR server did not answer within ${FETCH_TIMEOUT_MS / 1000} s` : 'the FHIR server could not be reached',
-      );
-    }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new FetchFailed(`the FHIR server answered ${res.status}`);
-    }
-    return boundedJson(res);
+    return fetchFhir(req.fhirServer, req.fhirAuthorization?.access_token ?? null, query);
   }
-}
-
-/** An abort by AbortSignal.timeout (a DOMException, which may come from another realm than this code's Error). */
-const timedOut = (e: unknown) => {
-  const name = (x: unknown) => (typeof x === 'object' && x !== null ? (x as { name?: unknown }).name : undefined);
-  return name(e) === 'TimeoutError' || name((e as { cause?: unknown } | null)?.cause) === 'TimeoutError';
-};
-
-/**
- * The response body as JSON, read at most FETCH_MAX_BYTES: the bytes are counted as they arrive, since
- * a Content-Length may be absent or wrong (chunked encoding), and the read stops at the bound.
- */
-async function boundedJson(res: Response): Promise<unknown> {
-  const tooLarge = () => new FetchFailed(`the FHIR server's answer is larger than ${FETCH_MAX_BYTES / (1024 * 1024)} MB`);
-  if (Number(res.headers.get('content-length')) > FETCH_MAX_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    const reader = res.body?.getReader();
-    for (;;) {
-      const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
-      if (chunk.done) break;
-      total += chunk.value.byteLength;
-      if (total > FETCH_MAX_BYTES) {
-        await reader!.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(chunk.value);
-    }
-  } catch (e) {
-    if (e instanceof FetchFailed) throw e;
-    throw new FetchFailed(
-      timedOut(e) ? `the FHIR server did not answer within ${FETCH_TIMEOUT_MS / 1000} s` : 'the FHIR server broke off its answer',
-    );
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new FetchFailed('the FHIR server sent something other than JSON');
-  }
-}
-
-/** Nulls last, as PostgreSQL orders them. */
-const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
-
-/**
- * The published rules' parameters the record can answer: Observations by LOINC code (the code is kept on
- * the parameter, not the snapshot, and read with the version ids), age and sex.
- */
-function needsOf(k: Knowledge, loincCodes: ReadonlyMap<string, string>): Needs {
-  const coded = k.parameters
-    .map((parameter) => ({ parameter, loinc: loincCodes.get(parameter.id) ?? null }))
-    .sort((a, b) => byText(a.loinc, b.loinc) || byText(a.parameter.id, b.parameter.id));
-  const out: Needs = { measured: [], histories: [], demographics: [] };
-  for (const { parameter, loinc } of coded) {
-    // A criterion says how the parameter is read from the record; it is not the latest value of its code.
-    const history = historyInputOf(parameter);
-    if (history === 'unsupported') continue;
-    if (history) {
-      out.histories.push(history);
-      continue;
-    }
-    const kind = demographicOf(parameter, loinc);
-    // Two parameters with one LOINC code share one prefetch; both are filled from it.
-    if (kind) out.demographics.push({ parameter, kind });
-    else if (loinc) out.measured.push({ parameter, loinc });
-  }
-  return out;
-}
-
-/** The prefetched Patient: null when the EHR found none; anything else but this patient is refused. */
-function patientOf(value: unknown, patientId: string): Json | null {
-  if (value === null) return null;
-  const r = value as Json;
-  if (typeof value !== 'object' || Array.isArray(value) || r.resourceType !== 'Patient' || r.id !== patientId) {
-    const message = `must be the Patient resource with id ${patientId}`;
-    throw new DomainError('invalid_prefetch', `prefetch.${PATIENT_KEY}: ${message}`, [{ field: `prefetch.${PATIENT_KEY}`, message }]);
-  }
-  return r;
-}
-
-export function observationQuery(patientId: string, loinc: string): string {
-  const codes = searchCodes(searchKey(loinc))
-    .map((c) => `${LOINC}|${c}`)
-    .join(',');
-  return `Observation?patient=${patientId}&code=${codes}&status=${STATUS_FILTER}&_sort=-date&_count=${HISTORY_COUNT}`;
-}
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
-function withUnit(n: number, ucum: string | null): string {
-  const u = unitDisplay(ucum ?? '');
-  return u ? `${formatNumber(n)} ${u}` : formatNumber(n);
-}
-
-/** Two places beyond the recorded precision: enough to see which side of a cut-point a converted value falls. */
-function shown(n: number, p: EngineParameter): number {
-  const d = p.validation_rules?.decimals;
-  const places = (Number.isInteger(d) ? (d as number) : 2) + 2;
-  return Number(n.toFixed(places));
-}
-
-function detailOf(p: EngineParameter, v: ObservedValue, now: Date): AnswerDetailJson {
-  const converted = v.unit !== (p.units ?? '');
-  const base = {
-    parameter_id: p.id,
-    parameter_name: p.name,
-    display_name: p.display_name,
-    units: p.units ?? null,
-    unit: v.unit,
-    observed_at: v.at.toISOString(),
-    answered_at: now.toISOString(),
-  };
-  if (typeof v.value !== 'number') {
-    // "< 15": an interval, decided three-valued like a band the clinician chose.
-    const bound = v.value.max ?? v.value.min!;
-    const given = givenText({ value: v.entered_value, comparator: v.comparator, unit: v.unit });
-    return {
-      ...base,
-      value: v.value as RangeAnswer as AnswerDetailJson['value'],
-      ...(converted ? { entered_value: comparatorBand(v) } : {}),
-      entered_as: 'band',
-      label: converted ? `${given} (${v.comparator} ${withUnit(shown(bound, p), p.units ?? null)})` : given,
-    };
-  }
-  return {
-    ...base,
-    value: v.value,
-    ...(converted ? { entered_value: v.entered_value } : {}),
-    entered_as: 'typed',
-    label: converted
-      ? `${withUnit(v.entered_value, v.unit)} (${withUnit(shown(v.value, p), p.units ?? null)})`
-      : withUnit(v.value, p.units ?? null),
-  };
-}
-
-/** The interval as the EHR gave it, in its own unit. */
-function comparatorBand(v: ObservedValue): AnswerDetailJson['entered_value'] {
-  const below = v.comparator === '<' || v.comparator === '<=';
-  return {
-    type: 'range',
-    min: below ? null : v.entered_value,
-    max: below ? v.entered_value : null,
-    min_inclusive: v.comparator !== '>',
-    max_inclusive: v.comparator !== '<',
-  };
-}
-
-/**
- * A diastolic pressure at or above the systolic is an error of the record (swapped fields, a typing
- * slip), never a crisis: both are set aside, so no card stands on either.
- */
-function implausiblePressures(
-  measured: readonly Measured[],
-  observed: Map<string, ObservedValue>,
-  missing: Map<string, NoValue>,
-): string[] {
-  const out: string[] = [];
-  for (const s of measured.filter((m) => m.loinc === SYSTOLIC)) {
-    for (const d of measured.filter((m) => m.loinc === DIASTOLIC)) {
-      const sv = observed.get(s.parameter.id);
-      const dv = observed.get(d.parameter.id);
-      const si = sv && readInterval(sv.value);
-      const di = dv && readInterval(dv.value);
-      if (!si || !di || di.lo < si.hi) continue;
-      const text = (m: Measured, v: ObservedValue) =>
-        `${m.parameter.display_name || m.parameter.name} ${givenText({ value: v.entered_value, comparator: v.comparator, unit: v.unit })} of ${day(v.at)}`;
-      const why = 'the diastolic pressure is not below the systolic';
-      out.push(`${text(s, sv!)} and ${text(d, dv!)} set aside: ${why}`);
-      for (const [m, v] of [
-        [s, sv!],
-        [d, dv!],
-      ] as const) {
-        observed.delete(m.parameter.id);
-        missing.set(m.parameter.id, { reason: 'set_aside', at: v.at, text: why });
-      }
-    }
-  }
-  return out;
-}
-
-function patientDetailOf(p: EngineParameter, value: string | number | boolean, now: Date): AnswerDetailJson {
-  const numeric = typeof value === 'number';
-  return {
-    parameter_id: p.id,
-    parameter_name: p.name,
-    display_name: p.display_name,
-    units: p.units ?? null,
-    value,
-    unit: numeric ? (p.units ?? null) : null,
-    entered_as: numeric ? 'typed' : 'option',
-    label: numeric ? withUnit(value, p.units ?? null) : String(value),
-    observed_at: null,
-    answered_at: now.toISOString(),
-  };
-}
-
-function prefillOf(
-  p: EngineParameter,
-  value: string | number | boolean,
-  unit: string | null,
-  observedAt: string | null,
-  source: CdsPrefillValue['source'],
-): CdsPrefillValue {
-  return { parameter_id: p.id, parameter_name: p.name, display_name: p.display_name, value, unit, observed_at: observedAt, source };
-}
-
-const INDICATOR = { critical: 'critical', high: 'warning' } as const;
-
-function summaryOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= SUMMARY_MAX ? flat : `${flat.slice(0, SUMMARY_MAX - 1).trimEnd()}…`;
-}
-
-/** Markdown special characters in administrator-entered text are shown, not interpreted. */
-const md = (s: string) => s.replace(/([\\`*_[\]<>])/g, '\\$1');
-
-function conditionText(b: BasisJson): string {
-  const symbol = (OPERATOR_SYMBOL as Record<string, string>)[b.operator] ?? b.operator;
-  const threshold = typeof b.threshold === 'number' ? withUnit(b.threshold, b.units) : JSON.stringify(b.threshold);
-  return `${b.display_name ?? b.parameter_name ?? 'Value'} ${symbol} ${threshold}`;
-}
-
-function versionOf(f: FindingJson, k: Knowledge): number | undefined {
-  return k.versionOfRuleSet.get(f.rule_set_id)?.version;
-}
-
-function sourceLabel(setName: string, version: number | undefined, citation: string | null): string {
-  return `${setName}${version !== undefined ? ` v${version}` : ''}${citation ? ` · ${citation}` : ''}`;
-}
-
-function findingCard(f: FindingJson, k: Knowledge, observed: ReadonlyMap<string, ObservedValue>): CdsCardJson {
-  const version = versionOf(f, k);
-  const lead = f.actions[0]?.message ?? f.description;
-  const lines = [`**${md(f.rule_name)}**${f.description ? `: ${md(f.description)}` : ''}`, '', '**Basis**', ''];
-  for (const b of f.basis) {
-    const o = b.parameter_id ? observed.get(b.parameter_id) : undefined;
-    const value = o ? `${md(b.label ?? String(b.value))}, Observation of ${day(o.at)}` : md(b.label ?? String(b.value));
-    lines.push(`- ${md(conditionText(b))}: ${value}`);
-  }
-  if (f.actions.length) {
-    lines.push('', '**Actions**', '');
-    for (const a of f.actions) lines.push(`- ${md(a.message)} (${a.severity})`);
-  }
-  lines.push(
-    '',
-    `Rule "${md(f.rule_name)}" version ${f.rule_version}, rule set ${md(f.rule_set_name)}${version !== undefined ? ` version ${version}` : ''}.`,
-  );
-  if (f.source) lines.push(`Source: ${md(f.source)}`);
-  return {
-    uuid: randomUUID(),
-    summary: summaryOf(`${f.rule_name}: ${lead}`),
-    indicator: (INDICATOR as Record<string, 'critical' | 'warning'>)[f.severity] ?? 'info',
-    source: { label: sourceLabel(f.rule_set_name, version, f.source) },
-    detail: lines.join('\n'),
-    links: [],
-  };
-}
-
-function missingText(reason: string, no: NoValue | undefined): string {
-  if (no?.reason === 'set_aside') return `set aside: ${no.text?.replace(/^.* set aside: /, '') ?? 'unreadable'}`;
-  if (no?.reason === 'stale') return `latest Observation of ${day(no.at!)} is older than ${no.lookback_days} days`;
-  if (no?.reason === 'no_date') return 'the Observation has no date';
-  if (no?.reason === 'no_observation') return 'no Observation found';
-  return reason === 'straddles_threshold' ? 'the value given straddles the threshold' : 'not available from the EHR';
-}
-
-function undeterminedCard(rules: readonly UndeterminedRuleJson[], k: Knowledge, missing: ReadonlyMap<string, NoValue>): CdsCardJson {
-  const inputs = new Map<string, string>();
-  const lines = ['These rules could not be decided with the data in the record:', ''];
-  for (const u of rules) {
-    const names = u.unknown_parameters.map((m) => {
-      const name = m.display_name ?? m.parameter_name ?? 'an input';
-      const reason = (m as { reason?: string }).reason ?? 'unknown_answer';
-      const text = `${name} (${missingText(reason, m.parameter_id ? missing.get(m.parameter_id) : undefined)})`;
-      inputs.set(name, text);
-      return md(text);
-    });
-    lines.push(
-      `- **${md(u.rule_name)}**${u.rule_set_name ? ` (${md(u.rule_set_name)})` : ''}: needs ${names.join(', ') || 'no listed input'}`,
-    );
-  }
-  const sets = [...new Set(rules.map((u) => u.rule_set_name).filter((n): n is string => !!n))];
-  const label = sets
-    .map((name) => {
-      const v = [...k.versionOfRuleSet.values()].find((x) => x.name === name);
-      return sourceLabel(name, v?.version, null);
-    })
-    .join('; ');
-  return {
-    uuid: randomUUID(),
-    summary: summaryOf(`${rules.length} rule${rules.length === 1 ? '' : 's'} undetermined: missing ${[...inputs.keys()].join(', ')}`),
-    indicator: 'info',
-    source: { label: label || 'DiabetesCDS published rule sets' },
-    detail: lines.join('\n'),
-    links: [],
-  };
-}
-
-/** One info card for everything the record held that was not used, and why: a clinician can check it in the chart. */
-function setAsideCard(setAside: readonly string[], future: readonly string[]): CdsCardJson {
-  const lines: string[] = [];
-  if (setAside.length)
-    lines.push('Set aside from the record (the rules that need these are undetermined):', '', ...setAside.map((t) => `- ${md(t)}`));
-  if (future.length) {
-    if (lines.length) lines.push('');
-    lines.push('Results dated in the future, not used as the latest:', '', ...future.map((t) => `- ${md(t)}`));
-  }
-  const first = setAside[0] ?? `future-dated: ${future[0]}`;
-  const total = setAside.length + future.length;
-  return {
-    uuid: randomUUID(),
-    summary: summaryOf(total === 1 ? first : `${total} results set aside from the record: ${first}; …`),
-    indicator: 'info',
-    source: { label: 'DiabetesCDS reading of the record' },
-    detail: lines.join('\n'),
-    links: [],
-  };
 }

@@ -1,0 +1,35 @@
+import type { CdsPrefillValue } from '@cds/contracts';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * The values a card's link opens the clinical assessment with: one-time, short-lived, found by the
+ * SHA-256 of the token in the link (the link carries no patient data, the table no usable token).
+ */
+@Entity('cds_prefill_tickets')
+export class CdsPrefillTicket {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Index('UQ_cds_prefill_tickets_token_hash', { unique: true })
+  @Column({ name: 'token_hash', type: 'varchar', length: 64 })
+  token_hash!: string;
+
+  @Column({ type: 'varchar', length: 500 })
+  issuer!: string;
+
+  @Column({ type: 'jsonb' })
+  answers!: CdsPrefillValue[];
+
+  @Index('IDX_cds_prefill_tickets_expires_at')
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expires_at!: Date;
+
+  @Column({ name: 'redeemed_at', type: 'timestamptz', nullable: true })
+  redeemed_at!: Date | null;
+
+  @Column({ name: 'redeemed_by', type: 'uuid', nullable: true })
+  redeemed_by!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  created_at!: Date;
+}
