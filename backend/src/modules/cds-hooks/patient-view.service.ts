@@ -91,7 +91,7 @@ export interface HookCaller {
 }
 
 /** A measured parameter the hook can fill from an Observation. */
-interface Measured {
+export interface Measured {
   parameter: EngineParameter;
   loinc: string;
 }
@@ -455,7 +455,7 @@ const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null
  * The published rules' parameters the record can answer: Observations by LOINC code (the code is kept on
  * the parameter, not the snapshot, and read with the version ids), age and sex.
  */
-function needsOf(k: Knowledge, loincCodes: ReadonlyMap<string, string>): Needs {
+export function needsOf(k: Knowledge, loincCodes: ReadonlyMap<string, string>): Needs {
   const coded = k.parameters
     .map((parameter) => ({ parameter, loinc: loincCodes.get(parameter.id) ?? null }))
     .sort((a, b) => byText(a.loinc, b.loinc) || byText(a.parameter.id, b.parameter.id));
@@ -558,7 +558,7 @@ function comparatorBand(v: ObservedValue): AnswerDetailJson['entered_value'] {
  * A diastolic pressure at or above the systolic is an error of the record (swapped fields, a typing
  * slip), never a crisis: both are set aside, so no card stands on either.
  */
-function implausiblePressures(
+export function implausiblePressures(
   measured: readonly Measured[],
   observed: Map<string, ObservedValue>,
   missing: Map<string, NoValue>,
@@ -603,7 +603,7 @@ function patientDetailOf(p: EngineParameter, value: string | number | boolean, n
   };
 }
 
-function prefillOf(
+export function prefillOf(
   p: EngineParameter,
   value: string | number | boolean,
   unit: string | null,
