@@ -201,7 +201,7 @@ export function patientMeasure(m: ShippedMeasure, o: MeasureOutcome, record: rea
         resource_type: e.resource_type,
         id: e.id,
         at: Number.isFinite(e.at) ? new Date(e.at).toISOString() : null,
-        what: e.resource_type === 'Patient' ? `Birth date ${String(r?.birthDate ?? 'not recorded')}` : whatOf(r),
+        what: e.resource_type === 'Patient' ? 'Birth date' : whatOf(r),
         value: fromEngine ?? recordedValue(r),
       };
     });

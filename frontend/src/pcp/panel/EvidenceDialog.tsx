@@ -50,7 +50,7 @@ function Input({ input }: { input: PanelInputJson }) {
             <Typography component="li" variant="body2" color="text.secondary" key={`${e.resource_type}/${e.id ?? i}`}>
               {formatDay(e.at)} · {e.what ?? e.resource_type}
               {e.value ? ` · ${e.value}` : ''}{' '}
-              <Typography component="span" variant="caption" color="text.disabled">
+              <Typography component="span" variant="caption" color="text.secondary">
                 ({e.resource_type}
                 {e.id ? `/${e.id}` : ''})
               </Typography>
@@ -81,6 +81,11 @@ function Population({ p }: { p: PanelPopulationJson }) {
       {p.code === 'denominator' && p.inputs.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           Everyone in the initial population.
+        </Typography>
+      ) : p.state === false ? (
+        // Nothing in the record made it true: what was checked, in one line, rather than a list of "No".
+        <Typography variant="body2" color="text.secondary">
+          Checked: {p.inputs.map((i) => `${i.display_name} (${i.answer})`).join('; ')}.
         </Typography>
       ) : (
         <Box component="ul" sx={{ pl: 2.5, my: 0.5 }}>
@@ -157,7 +162,8 @@ export function EvidenceDialog(props: {
           </Typography>
         )}
       </DialogTitle>
-      <DialogContent dividers>
+      {/* Focusable so the evidence scrolls from the keyboard too. */}
+      <DialogContent dividers tabIndex={0} role="region" aria-label="Evidence by measure">
         {loading && (
           <Box role="status" aria-label="Loading the patient's evidence">
             {[0, 1, 2].map((i) => (

@@ -48,7 +48,7 @@ function MeasureCard({ m }: { m: PanelMeasureJson }) {
             {percent(m.score)}
           </Typography>
           <Typography color="text.secondary" data-testid={`fraction-${m.identifier}`}>
-            {m.counts.numerator} of {m.eligible} eligible
+            {m.eligible ? `${m.counts.numerator} of ${m.eligible} eligible` : 'No eligible patients in this period'}
           </Typography>
         </Stack>
         <Typography variant="body2" sx={{ mb: 1 }}>
@@ -120,7 +120,7 @@ function GapTable(props: {
 }) {
   return (
     <TableContainer>
-      <Table aria-label="Gap list" size="small">
+      <Table aria-label="Gap list" size="small" sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <TableHead>
           <TableRow>
             {COLUMNS.map((c) => (
@@ -143,7 +143,7 @@ function GapTable(props: {
         <TableBody>
           {props.rows.map((g) => (
             <TableRow key={`${g.measure_id}/${g.patient_id}`} hover sx={{ cursor: 'pointer' }} onClick={() => props.onOpen(g)}>
-              <TableCell>
+              <TableCell sx={{ minWidth: 170 }}>
                 <Link
                   component="button"
                   type="button"
@@ -159,7 +159,7 @@ function GapTable(props: {
                   Born {formatDay(g.birth_date)}
                 </Typography>
               </TableCell>
-              <TableCell>{g.age ?? '—'}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{g.age ?? '—'}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{g.identifier}</TableCell>
               <TableCell>
                 <StatusChip status={g.status} />
