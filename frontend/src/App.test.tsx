@@ -120,6 +120,7 @@ describe('PCP console layout', () => {
     const links = within(nav).getAllByRole('link');
     expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
       ['Dashboard', '/pcp'],
+      ['Panel', '/pcp/panel'],
       ['Clinical Form', '/clinical-form'],
       ['Diagnostic Assistant', '/pcp/diagnostics'],
       ['AI Chat Assistant', '/chatbot'],

@@ -22,6 +22,7 @@ const CaseHistory = lazy(() => import('./pcp/CaseHistory'));
 const CaseDetail = lazy(() => import('./pcp/CaseDetail'));
 const ChatCaseDetail = lazy(() => import('./pcp/ChatCaseDetail'));
 const PcpSettings = lazy(() => import('./pcp/PcpSettings'));
+const PanelPage = lazy(() => import('./pcp/panel/PanelPage'));
 const ClinicalAssessmentPage = lazy(() => import('./assessment/ClinicalAssessmentPage'));
 const ChatbotPage = lazy(() => import('./chat/ChatbotPage'));
 
@@ -69,6 +70,14 @@ export function AppRoutes() {
                 element={
                   <Suspense fallback={<FullPageSpinner />}>
                     <PcpDashboard />
+                  </Suspense>
+                }
+              />
+              <Route
+                path="panel"
+                element={
+                  <Suspense fallback={<FullPageSpinner />}>
+                    <PanelPage />
                   </Suspense>
                 }
               />

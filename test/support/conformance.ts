@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** `../shared/conformance/ecqm-2024`: the official CMS test decks, beside the repository (CI copies shared/ there too). */
-export const ECQM_DIR = join(__dirname, '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
+/**
+ * `../shared/conformance/ecqm-2024`: the official CMS test decks, beside the repository (CI copies shared/ there too);
+ * ECQM_DIR names them elsewhere (a git worktree not beside shared/).
+ */
+export const ECQM_DIR = process.env.ECQM_DIR || join(__dirname, '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
 
 export interface ConformanceCase {
   measure: string;

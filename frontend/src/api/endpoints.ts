@@ -6,6 +6,9 @@ import type {
   CdsPrefillJson,
   ChatSessionJson,
   MeJson,
+  PanelJson,
+  PanelPatientJson,
+  PanelPrefillJson,
   ProfileJson,
 } from '@cds/contracts';
 
@@ -44,3 +47,17 @@ export const chooseChatRule = (id: string, rule_id: string) =>
 
 /** A CDS card link's one-time ticket → the values the EHR sent (issue 11). */
 export const redeemPrefill = (ticket: string) => api.send<CdsPrefillJson>('POST', '/api/cds-prefill/redeem', { ticket });
+
+/** The Panel: each measure's counts and score, and the gap list, for a period (issue 21). */
+export const getPanel = (period: { start: string; end: string }) =>
+  api.get<PanelJson>(`/api/panel?${new URLSearchParams({ periodStart: period.start, periodEnd: period.end }).toString()}`);
+
+/** One patient's standing on each measure, with the resources behind each population. */
+export const getPanelPatient = (id: string, period: { start: string; end: string }) =>
+  api.get<PanelPatientJson>(
+    `/api/panel/patients/${encodeURIComponent(id)}?${new URLSearchParams({ periodStart: period.start, periodEnd: period.end }).toString()}`,
+  );
+
+/** A one-time prefill ticket with the record's latest values: open its url to start the assessment. */
+export const startPanelAssessment = (id: string) =>
+  api.send<PanelPrefillJson>('POST', `/api/panel/patients/${encodeURIComponent(id)}/assessment-prefill`);

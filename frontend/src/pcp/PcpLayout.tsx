@@ -4,10 +4,12 @@ import PsychologyIcon from '@mui/icons-material/Psychology';
 import ChatIcon from '@mui/icons-material/Chat';
 import HistoryIcon from '@mui/icons-material/History';
 import SettingsIcon from '@mui/icons-material/Settings';
+import GroupsIcon from '@mui/icons-material/Groups';
 import { ConsoleLayout, type MenuItem } from '../components/ConsoleLayout';
 
 export const PCP_MENU: MenuItem[] = [
   { label: 'Dashboard', to: '/pcp', icon: DashboardIcon, end: true },
+  { label: 'Panel', to: '/pcp/panel', icon: GroupsIcon },
   { label: 'Clinical Form', to: '/clinical-form', icon: AssignmentIcon },
   { label: 'Diagnostic Assistant', to: '/pcp/diagnostics', icon: PsychologyIcon },
   { label: 'AI Chat Assistant', to: '/chatbot', icon: ChatIcon },

@@ -8,3 +8,4 @@ export * from './units';
 export * from './impact';
 export * from './cds-hooks';
 export * from './fhir';
+export * from './panel';

@@ -14,7 +14,6 @@ const rule = (id: string, operator: string, value: number): EngineRule => ({
   id,
   name: id,
   priority: 1,
-  is_active: true,
   conditions: [{ type: 'parameter', parameter: 'days', operator, value, logic: 'AND' }],
   actions: [{ type: 'alert', severity: 'high', message: id }],
 });

@@ -6,6 +6,7 @@ import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
 import { PatientViewService } from './patient-view.service';
 import { PrefillTickets } from './prefill.service';
+import { RecordPrefill } from './record-prefill.service';
 import { CardFeedback } from './feedback.service';
 import { CdsHooksRepository } from './cds-hooks.repository';
 import { HookSnapshots } from './hook-snapshot';
@@ -14,6 +15,16 @@ import { HookSnapshots } from './hook-snapshot';
 @Module({
   imports: [AssessmentsModule, RecordsModule],
   controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
-  providers: [CdsHooksRepository, CdsClientsService, ClientJwtVerifier, HookSnapshots, PatientViewService, PrefillTickets, CardFeedback],
+  providers: [
+    CdsHooksRepository,
+    CdsClientsService,
+    ClientJwtVerifier,
+    HookSnapshots,
+    PatientViewService,
+    PrefillTickets,
+    CardFeedback,
+    RecordPrefill,
+  ],
+  exports: [RecordPrefill],
 })
 export class CdsHooksModule {}

@@ -176,6 +176,16 @@ export class CdsHooksRepository {
 
   // Prefill tickets
 
+  /** One ticket on its own (the Panel's "Start assessment": a ticket for values read from the stored record, no hook call). */
+  async insertPrefillTicket(tokenHash: string, issuer: string, answers: readonly CdsPrefillValue[], expiresAt: Date): Promise<void> {
+    await this.db.query(`INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at) VALUES ($1, $2, $3::jsonb, $4)`, [
+      tokenHash,
+      issuer,
+      JSON.stringify(answers),
+      expiresAt,
+    ]);
+  }
+
   /** Marks an unexpired, unused ticket redeemed and returns its values; null when there is none. */
   async redeemPrefillTicket(tokenHash: string, userId: string): Promise<{ answers: CdsPrefillValue[]; created_at: Date } | null> {
     const rows: { answers: CdsPrefillValue[]; created_at: Date }[] = await this.db.query(

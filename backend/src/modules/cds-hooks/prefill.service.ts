@@ -45,6 +45,16 @@ export class PrefillTickets {
     return tokens;
   }
 
+  /**
+   * A ticket for values read from the stored record (the Panel's "Start assessment"): the same
+   * one-time, short-lived ticket a card link carries, issued to `issuer` without a hook call.
+   */
+  async issue(issuer: string, values: readonly CdsPrefillValue[]): Promise<string> {
+    const token = randomBytes(24).toString('base64url');
+    await this.repo.insertPrefillTicket(hash(token), issuer, values, new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000));
+    return token;
+  }
+
   /** The values behind a ticket; a ticket unknown, expired or already used is 410. */
   async redeem(token: string, userId: string): Promise<CdsPrefillJson> {
     const row = await this.repo.redeemPrefillTicket(hash(token), userId);

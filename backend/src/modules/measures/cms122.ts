@@ -13,6 +13,7 @@ import {
   PALLIATIVE,
   QUALIFYING_ENCOUNTER,
   rule,
+  shown,
   VS,
   yesNo,
   type ShippedMeasure,
@@ -87,4 +88,12 @@ export const CMS122: ShippedMeasure = {
   improvement_notation: 'decrease',
   source: 'CMS122v12 (2024 QI-Core eCQM)',
   model: modelOf(parameters, rules),
+  goal: 'Most recent HbA1c or GMI in the period at or below 9 %',
+  score_meaning: 'Share of eligible patients with HbA1c or GMI above 9 %, without a result, or not tested (lower is better)',
+  gapReason: (a) =>
+    a.glycemic_status_done === false
+      ? 'No HbA1c or GMI in the period'
+      : a.glycemic_status_without_result === true
+        ? 'Most recent HbA1c or GMI recorded without a numeric result'
+        : `Most recent HbA1c or GMI ${shown(a.glycemic_status_lowest, '%')} (above 9 %)`,
 };

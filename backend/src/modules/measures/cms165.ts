@@ -13,6 +13,7 @@ import {
   QUALIFYING_ENCOUNTER,
   inPeriod,
   rule,
+  shown,
   VS,
   yesNo,
   type ShippedMeasure,
@@ -58,6 +59,9 @@ const parameters = [
       inPeriod('Encounter', ['2.16.840.1.113883.3.464.1003.109.12.1014'], 'starts_by_end', { statuses: PERFORMED_ENCOUNTER }),
     ],
   }),
+  // CQL's "lowest systolic < 140" is false, not unknown, when there is no reading: the numerator needs one.
+  yesNo('systolic_recorded', 'Systolic blood pressure recorded in the measurement period', { ...reading('8480-6'), take: 'exists' }),
+  yesNo('diastolic_recorded', 'Diastolic blood pressure recorded in the measurement period', { ...reading('8462-4'), take: 'exists' }),
   measured('systolic_lowest', 'Lowest systolic on the most recent blood-pressure day', 'mm[Hg]', reading('8480-6'), { min: 0, max: 400 }),
   measured('diastolic_lowest', 'Lowest diastolic on the most recent blood-pressure day', 'mm[Hg]', reading('8462-4'), { min: 0, max: 300 }),
 ];
@@ -87,6 +91,8 @@ const rules = [
   ]),
   rule('cms165-palliative', 'Palliative care', 'denominator-exclusion', [['palliative_care', 'equals', true]]),
   rule('cms165-num', 'Most recent blood pressure below 140/90 mmHg', 'numerator', [
+    ['systolic_recorded', 'equals', true],
+    ['diastolic_recorded', 'equals', true],
     ['systolic_lowest', 'less_than', 140],
     ['diastolic_lowest', 'less_than', 90],
   ]),
@@ -99,4 +105,10 @@ export const CMS165: ShippedMeasure = {
   improvement_notation: 'increase',
   source: 'CMS165v12 (2024 QI-Core eCQM)',
   model: modelOf(parameters, rules),
+  goal: 'Most recent blood pressure in the period below 140/90 mmHg',
+  score_meaning: 'Share of eligible patients whose most recent blood pressure is below 140/90 mmHg (higher is better)',
+  gapReason: (a) =>
+    a.systolic_recorded === false || a.diastolic_recorded === false
+      ? 'No blood pressure reading in the period'
+      : `Most recent blood pressure ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')} (goal below 140/90)`,
 };

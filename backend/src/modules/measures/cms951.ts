@@ -92,4 +92,10 @@ export const CMS951: ShippedMeasure = {
   improvement_notation: 'increase',
   source: 'CMS951v2 (2024 QI-Core eCQM)',
   model: modelOf(parameters, rules),
+  goal: 'Both an eGFR and a urine albumin-creatinine ratio in the period',
+  score_meaning: 'Share of eligible patients with both kidney tests in the period (higher is better)',
+  gapReason: (a) => {
+    const missing = [a.egfr_done !== true && 'eGFR', a.uacr_done !== true && 'urine albumin-creatinine ratio'].filter(Boolean);
+    return `No ${missing.join(' and no ')} with a result in the period`;
+  },
 };

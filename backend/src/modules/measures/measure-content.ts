@@ -1,4 +1,13 @@
-import type { Criterion, CriterionSpec, EngineParameter, EngineRule, MeasureModel, PopulationCode, WindowRelation } from '@cds/engine';
+import type {
+  Answers,
+  Criterion,
+  CriterionSpec,
+  EngineParameter,
+  EngineRule,
+  MeasureModel,
+  PopulationCode,
+  WindowRelation,
+} from '@cds/engine';
 
 /** Builders for shipped measures: parameters read from the record by criteria, and population rules. */
 
@@ -25,6 +34,21 @@ export interface ShippedMeasure {
   improvement_notation: 'increase' | 'decrease';
   source: string;
   model: MeasureModel;
+  /** The Panel's words for a physician: the goal for one patient, and what the score counts. */
+  goal: string;
+  score_meaning: string;
+  /** Why an eligible patient misses the goal, from the measure's answers for that patient. */
+  gapReason(answers: Answers): string;
+}
+
+/** A measured answer in words with its readable unit: "10.2 %", "152 mmHg", "not read". */
+export function shown(value: unknown, unit: string): string {
+  if (typeof value === 'number') return `${Number(value.toFixed(1))} ${unit}`;
+  if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'range') {
+    const { min, max } = value as { min: number | null; max: number | null };
+    return min !== null && max !== null ? `${min}–${max} ${unit}` : min !== null ? `≥ ${min} ${unit}` : `≤ ${max} ${unit}`;
+  }
+  return 'not read';
 }
 
 export function yesNo(name: string, display: string, criterion: CriterionSpec): EngineParameter {

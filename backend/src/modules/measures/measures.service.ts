@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FhirResourceJson } from '@cds/contracts';
+import type { FhirResourceJson, PanelGapJson, PanelJson, PanelPatientJson } from '@cds/contracts';
 import { isAnyOf, prepareMeasure, toDay, type CriterionSpec, type MeasureOutcome } from '@cds/engine';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { conflict, notFound, validationFailed, type FieldError } from '../../common/errors';
+import { PLAUSIBLE_YEARS } from '../../common/dates';
 import { RecordsRepository } from '../records';
 import { measureReport, measureResource } from './measure-report';
 import type { ShippedMeasure } from './measure-content';
 import { SHIPPED_MEASURES } from './shipped-measures';
+import { ageAt, gapRows, measureSummary, patientMeasure, patientName } from './panel';
 import { shippedValueSets } from '../records';
 
 /** `$evaluate-measure`'s parameters, as the query (or a Parameters body) gives them. */
@@ -67,7 +69,7 @@ export class MeasuresService {
     const { period, reportType, subject } = readParams(params);
     const patients = await this.subjects(subject);
     // An individual report names the resources that decided it; a panel's keeps only each patient's populations.
-    const [outcomes] = await this.outcomes([measure], period, patients, patients.length === 1);
+    const [outcomes] = await this.outcomes([measure], period, patients, patients.length === 1 ? 'evidence' : 'populations');
     const individual = subject?.startsWith('Patient/') && reportType !== 'subject-list' && reportType !== 'population';
     return measureReport({
       base: this.config.publicUrl,
@@ -83,18 +85,64 @@ export class MeasuresService {
   /** Summary reports of several measures over the whole panel, each patient's record read once for all of them. */
   async panelSummaries(ids: readonly string[], period: { start: string; end: string }): Promise<FhirResourceJson[]> {
     const measures = ids.map((id) => this.measure(id));
-    const all = await this.outcomes(measures, period, await this.records.patientIds(), false);
+    const all = await this.outcomes(measures, period, await this.records.patientIds(), 'populations');
     return measures.map((measure, i) =>
       measureReport({ base: this.config.publicUrl, measure, period, type: 'summary', outcomes: all[i], now: new Date() }),
     );
   }
 
-  /** Each measure's outcome per patient: value sets resolved once, records read in slices. */
+  /**
+   * The PCP's Panel: every shipped measure over every patient with records in `period` (default: the
+   * current calendar year), with each measure's counts and score, and the gap list: eligible patients
+   * who miss the goal, and those the record leaves undetermined (counted in no population).
+   */
+  async panel(query: Record<string, unknown>): Promise<PanelJson> {
+    const period = readPanelPeriod(query);
+    const ids = await this.records.patientIds();
+    const all = await this.outcomes(SHIPPED_MEASURES, period, ids, 'answers');
+    const rows = SHIPPED_MEASURES.flatMap((m, i) => gapRows(m, all[i]));
+    const patients = await this.records.patients([...new Set(rows.map((r) => r.patient_id))]);
+    const gaps: PanelGapJson[] = rows.map((r) => {
+      const p = patients.get(r.patient_id);
+      const birth = typeof p?.birthDate === 'string' ? p.birthDate : null;
+      return { ...r, name: patientName(p, r.patient_id), birth_date: birth, age: ageAt(birth, period.end) };
+    });
+    return { period, patients: ids.length, measures: SHIPPED_MEASURES.map((m, i) => measureSummary(m, all[i])), gaps };
+  }
+
+  /** One patient on every shipped measure: where they stand, and the resources that decided each population. */
+  async panelPatient(id: string, query: Record<string, unknown>): Promise<PanelPatientJson> {
+    const period = readPanelPeriod(query);
+    const patient = await this.records.find('Patient', id);
+    if (!patient) throw notFound(`Patient/${id}`);
+    const record = (await this.records.recordsOf([id])).get(id) ?? [];
+    const all = await this.outcomes(SHIPPED_MEASURES, period, [id], 'evidence', new Map([[id, record]]));
+    const p = patient.resource;
+    const birth = typeof p.birthDate === 'string' ? p.birthDate : null;
+    return {
+      period,
+      patient: {
+        id,
+        name: patientName(p, id),
+        birth_date: birth,
+        age: ageAt(birth, period.end),
+        gender: typeof p.gender === 'string' ? p.gender : null,
+      },
+      measures: SHIPPED_MEASURES.map((m, i) => patientMeasure(m, all[i].get(id)!, record)),
+    };
+  }
+
+  /**
+   * Each measure's outcome per patient: value sets resolved once, records read in slices (or the
+   * records already read). `keep`: only the populations (a panel's counts), the answers too (the gap
+   * list's reasons), or everything with the resources that decided it (one patient).
+   */
   private async outcomes(
     measures: readonly ShippedMeasure[],
     period: { start: string; end: string },
     patients: readonly string[],
-    keepEvidence: boolean,
+    keep: 'populations' | 'answers' | 'evidence',
+    given?: ReadonlyMap<string, Record<string, unknown>[]>,
   ): Promise<Map<string, MeasureOutcome>[]> {
     await this.storeShippedValueSets();
     const urls = [...new Set(measures.flatMap(valueSetsOf))];
@@ -110,6 +158,7 @@ export class MeasuresService {
     // The next slice is read while this one is evaluated: PostgreSQL works on one core while the engine uses the other.
     const read = (i: number) => {
       if (i >= patients.length) return null;
+      if (given) return Promise.resolve(given);
       const pending = this.records.recordsOf(patients.slice(i, i + SLICE));
       pending.catch(() => undefined); // awaited below; never an unhandled rejection while a slice is evaluated
       return pending;
@@ -121,7 +170,10 @@ export class MeasuresService {
       for (const [patient, resources] of records)
         prepared.forEach((p, k) => {
           const o = p.evaluate(resources, period, now);
-          out[k].set(patient, keepEvidence ? o : { populations: o.populations, answers: {}, inputs: {} });
+          out[k].set(
+            patient,
+            keep === 'evidence' ? o : { populations: o.populations, answers: keep === 'answers' ? o.answers : {}, inputs: {} },
+          );
         });
     }
     return out;
@@ -170,17 +222,40 @@ export class MeasuresService {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const REFERENCE = /^(Patient|Group)\/[A-Za-z0-9.-]{1,255}$/;
 
-function readParams(p: EvaluateMeasureParams): { period: { start: string; end: string }; reportType?: string; subject?: string } {
-  const problems: FieldError[] = [];
+/** periodStart and periodEnd, both strict dates (a real calendar day) with the start not after the end. */
+function readPeriod(p: { periodStart?: unknown; periodEnd?: unknown }, problems: FieldError[]): { start: string; end: string } {
   const date = (field: 'periodStart' | 'periodEnd') => {
     const v = p[field];
-    if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(toDay(v)))
+    if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(toDay(v)) || !PLAUSIBLE(v))
       problems.push({ field, message: `${field} must be a date (YYYY-MM-DD)` });
     return String(v);
   };
   const start = date('periodStart');
   const end = date('periodEnd');
   if (!problems.length && start > end) problems.push({ field: 'periodEnd', message: 'periodEnd must not be before periodStart' });
+  return { start, end };
+}
+
+const PLAUSIBLE = (day: string) => {
+  const y = Number(day.slice(0, 4));
+  return y >= PLAUSIBLE_YEARS.min && y <= PLAUSIBLE_YEARS.max;
+};
+
+/** The Panel's period: periodStart and periodEnd, or the current calendar year when neither is given; nothing else. */
+export function readPanelPeriod(query: Record<string, unknown>, today = new Date()): { start: string; end: string } {
+  const problems: FieldError[] = [];
+  for (const key of Object.keys(query))
+    if (key !== 'periodStart' && key !== 'periodEnd') problems.push({ field: key, message: `${key} is not a parameter of the panel` });
+  const year = today.getUTCFullYear();
+  const given = query.periodStart !== undefined || query.periodEnd !== undefined;
+  const period = given ? readPeriod(query, problems) : { start: `${year}-01-01`, end: `${year}-12-31` };
+  if (problems.length) throw validationFailed(problems);
+  return period;
+}
+
+function readParams(p: EvaluateMeasureParams): { period: { start: string; end: string }; reportType?: string; subject?: string } {
+  const problems: FieldError[] = [];
+  const { start, end } = readPeriod(p, problems);
   const reportType = p.reportType;
   if (reportType !== undefined && (typeof reportType !== 'string' || !REPORT_TYPES.includes(reportType)))
     problems.push({ field: 'reportType', message: `reportType must be one of ${REPORT_TYPES.join(', ')}` });

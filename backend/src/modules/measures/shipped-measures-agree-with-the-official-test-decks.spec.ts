@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { prepareMeasure, type PopulationCode } from '@cds/engine';
 import { SHIPPED_MEASURES } from './shipped-measures';
 
-// The official CMS test decks (../shared/conformance), evaluated by the product's own criteria and rules.
-const ECQM = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
+// The official CMS test decks (../shared/conformance, or ECQM_DIR), evaluated by the product's own criteria and rules.
+const ECQM = process.env.ECQM_DIR || join(__dirname, '..', '..', '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
 const POPULATIONS: PopulationCode[] = ['initial-population', 'denominator', 'denominator-exclusion', 'numerator'];
 
 interface Case {

@@ -71,6 +71,16 @@ export class RecordsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The Patient resources of these ids, by id (ids without one are absent). */
+  async patients(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+    if (!ids.length) return new Map();
+    const rows: { id: string; resource: Record<string, unknown> }[] = await this.db.query(
+      `SELECT id, resource FROM fhir_resources WHERE resource_type = 'Patient' AND id = ANY($1::text[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.resource]));
+  }
+
   /** Each patient's resources (the Patient and everything about it), for the given patient ids. */
   async recordsOf(patientIds: readonly string[]): Promise<Map<string, Record<string, unknown>[]>> {
     const out = new Map<string, Record<string, unknown>[]>(patientIds.map((id) => [id, []]));

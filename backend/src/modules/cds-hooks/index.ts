@@ -1,0 +1,2 @@
+export { CdsHooksModule } from './cds-hooks.module';
+export { RecordPrefill } from './record-prefill.service';

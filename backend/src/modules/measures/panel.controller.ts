@@ -1,0 +1,58 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CLINICAL_ROLES, type PanelJson, type PanelPatientJson, type PanelPrefillJson } from '@cds/contracts';
+import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
+import { ContractResponse } from '../../common/contract-response';
+import { validationFailed } from '../../common/errors';
+import { RecordPrefill } from '../cds-hooks';
+import { MeasuresService } from './measures.service';
+
+/** A FHIR id (R4: 1–64 of letters, digits, '-' and '.'). */
+const FHIR_ID = /^[A-Za-z0-9.-]{1,64}$/;
+const patientId = (id: string) => {
+  if (!FHIR_ID.test(id))
+    throw validationFailed([{ field: 'patientId', message: 'patientId must be a FHIR id (letters, digits, - and .)' }]);
+  return id;
+};
+
+@ApiTags('measures')
+@ApiBearerAuth()
+@Roles(...CLINICAL_ROLES)
+@Controller('panel')
+export class PanelController {
+  constructor(
+    private readonly measures: MeasuresService,
+    private readonly prefill: RecordPrefill,
+  ) {}
+
+  @ContractResponse('PanelJson')
+  @Get()
+  @ApiOperation({
+    summary:
+      'The Panel: each shipped measure over the stored records for periodStart–periodEnd (dates; default the current calendar year): counts, score, and the gap list (eligible patients who miss the goal, and those the record leaves undetermined)',
+  })
+  panel(@Query() query: Record<string, unknown>): Promise<PanelJson> {
+    return this.measures.panel(query);
+  }
+
+  @ContractResponse('PanelPatientJson')
+  @Get('patients/:patientId')
+  @ApiOperation({
+    summary:
+      "One patient on each shipped measure for the period: where they stand, and each population's rules and the resources that decided it",
+  })
+  patient(@Param('patientId') id: string, @Query() query: Record<string, unknown>): Promise<PanelPatientJson> {
+    return this.measures.panelPatient(patientId(id), query);
+  }
+
+  @ContractResponse('PanelPrefillJson')
+  @Post('patients/:patientId/assessment-prefill')
+  @HttpCode(201)
+  @ApiOperation({
+    summary:
+      "A one-time prefill ticket with the stored record's latest values for the published rules' parameters: { url: /clinical-form?prefill=…, values }",
+  })
+  assessmentPrefill(@CurrentUser() user: AuthUser, @Param('patientId') id: string): Promise<PanelPrefillJson> {
+    return this.prefill.forPatient(patientId(id), user.id);
+  }
+}

@@ -1,0 +1,241 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { PanelJson, PanelMeasureJson, PanelPatientJson } from '@cds/contracts';
+import { apiError, json, me, mockApi, renderApp, seedSession } from '../../test/helpers';
+import { filterGaps } from './panelFormat';
+
+const YEAR = new Date().getFullYear();
+const PERIOD = { start: `${YEAR}-01-01`, end: `${YEAR}-12-31` };
+
+const measure = (over: Partial<PanelMeasureJson>): PanelMeasureJson => ({
+  id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+  identifier: 'CMS122',
+  title: 'Diabetes: Glycemic Status Assessment Greater Than 9%',
+  goal: 'Most recent HbA1c or GMI in the period at or below 9 %',
+  score_meaning: 'Share of eligible patients with HbA1c or GMI above 9 %, without a result, or not tested (lower is better)',
+  improvement_notation: 'decrease',
+  counts: { initial_population: 3, denominator: 3, denominator_exclusion: 0, numerator: 1, undetermined: 1 },
+  eligible: 2,
+  score: 0.5,
+  gaps: 1,
+  ...over,
+});
+
+const PANEL: PanelJson = {
+  period: PERIOD,
+  patients: 3,
+  measures: [
+    measure({}),
+    measure({
+      id: 'KidneyHealthEvaluationFHIR',
+      identifier: 'CMS951',
+      title: 'Kidney Health Evaluation',
+      goal: 'Both an eGFR and a urine albumin-creatinine ratio in the period',
+      score_meaning: 'Share of eligible patients with both kidney tests in the period (higher is better)',
+      improvement_notation: 'increase',
+      counts: { initial_population: 2, denominator: 2, denominator_exclusion: 0, numerator: 0, undetermined: 0 },
+      eligible: 2,
+      score: 0,
+      gaps: 2,
+    }),
+  ],
+  gaps: [
+    {
+      measure_id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+      identifier: 'CMS122',
+      patient_id: 'p-ada',
+      name: 'Ada Hightower',
+      birth_date: '1960-04-02',
+      age: 66,
+      status: 'gap',
+      reason: 'Most recent HbA1c or GMI 10.2 % (above 9 %)',
+    },
+    {
+      measure_id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+      identifier: 'CMS122',
+      patient_id: 'p-una',
+      name: 'Una Reed',
+      birth_date: '1958-09-30',
+      age: 68,
+      status: 'undetermined',
+      reason: 'Not determined from the record: Lowest glycemic status on the most recent day could not be read',
+    },
+    {
+      measure_id: 'KidneyHealthEvaluationFHIR',
+      identifier: 'CMS951',
+      patient_id: 'p-ada',
+      name: 'Ada Hightower',
+      birth_date: '1960-04-02',
+      age: 66,
+      status: 'gap',
+      reason: 'No eGFR and no urine albumin-creatinine ratio with a result in the period',
+    },
+    {
+      measure_id: 'KidneyHealthEvaluationFHIR',
+      identifier: 'CMS951',
+      patient_id: 'p-bo',
+      name: 'Bo Adler',
+      birth_date: '1980-01-01',
+      age: 46,
+      status: 'gap',
+      reason: 'No urine albumin-creatinine ratio with a result in the period',
+    },
+  ],
+};
+
+const EVIDENCE: PanelPatientJson = {
+  period: PERIOD,
+  patient: { id: 'p-ada', name: 'Ada Hightower', birth_date: '1960-04-02', age: 66, gender: 'female' },
+  measures: [
+    {
+      id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+      identifier: 'CMS122',
+      title: 'Diabetes: Glycemic Status Assessment Greater Than 9%',
+      goal: 'Most recent HbA1c or GMI in the period at or below 9 %',
+      status: 'gap',
+      reason: 'Most recent HbA1c or GMI 10.2 % (above 9 %)',
+      populations: [
+        {
+          code: 'numerator',
+          label: 'Numerator',
+          state: true,
+          rules: ['Most recent glycemic status > 9 %'],
+          inputs: [
+            {
+              parameter_id: 'glycemic_status_lowest',
+              display_name: 'Lowest glycemic status on the most recent day',
+              answer: '10.2 %',
+              evidence: [
+                {
+                  resource_type: 'Observation',
+                  id: 'p-ada-hba1c',
+                  at: `${YEAR}-03-04T10:00:00.000Z`,
+                  what: 'Hemoglobin A1c/Hemoglobin.total in Blood',
+                  value: '10.2 %',
+                },
+              ],
+              set_aside: [],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+const signedInPcp = (routes: Parameters<typeof mockApi>[0]) => {
+  seedSession();
+  return mockApi({ 'GET /api/me': json(200, me('pcp')), ...routes });
+};
+
+describe('the Panel', () => {
+  it('with no records loaded it says how records get in', async () => {
+    signedInPcp({ 'GET /api/panel': json(200, { ...PANEL, patients: 0, gaps: [] }) });
+    renderApp('/pcp/panel');
+    expect(await screen.findByText('No patient records are loaded yet')).toBeInTheDocument();
+    expect(screen.getByText(/FHIR R4 Bundles through POST \/api\/fhir/)).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Gap list' })).not.toBeInTheDocument();
+  });
+
+  it("shows each measure's score with its numerator, eligible patients and goal, for the current calendar year", async () => {
+    const api = signedInPcp({ 'GET /api/panel': json(200, PANEL) });
+    renderApp('/pcp/panel');
+    const card = await screen.findByRole('region', { name: /CMS122/ });
+    expect(within(card).getByTestId('score-CMS122')).toHaveTextContent('50 %');
+    expect(within(card).getByTestId('fraction-CMS122')).toHaveTextContent('1 of 2 eligible');
+    expect(within(card).getByText(/at or below 9 %/)).toBeInTheDocument();
+    expect(within(card).getByText(/inverse measure/)).toBeInTheDocument();
+    expect(within(card).getByText(/not determined from the record/)).toBeInTheDocument();
+    expect(screen.getByText(/the current calendar year/)).toBeInTheDocument();
+    const [call] = api.callsTo('GET /api/panel');
+    expect([call.query.get('periodStart'), call.query.get('periodEnd')]).toEqual([PERIOD.start, PERIOD.end]);
+  });
+
+  it('the gap list filters by measure and by text, and sorts by age', async () => {
+    signedInPcp({ 'GET /api/panel': json(200, PANEL) });
+    renderApp('/pcp/panel');
+    const table = await screen.findByRole('table', { name: 'Gap list' });
+    const names = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell')[0].querySelector('button')!.textContent);
+    expect(names()).toEqual(['Ada Hightower', 'Ada Hightower', 'Bo Adler', 'Una Reed']);
+    await userEvent.click(within(table).getByRole('button', { name: 'Age' }));
+    expect(names()).toEqual(['Bo Adler', 'Ada Hightower', 'Ada Hightower', 'Una Reed']);
+    await userEvent.click(screen.getByRole('combobox', { name: 'Measure' }));
+    await userEvent.click(await screen.findByRole('option', { name: /CMS951/ }));
+    expect(names()).toEqual(['Bo Adler', 'Ada Hightower']);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search name or reason' }), 'albumin');
+    expect(screen.getByTestId('gap-count')).toHaveTextContent('2 of 4 entries');
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Search name or reason' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search name or reason' }), 'bo ad');
+    expect(names()).toEqual(['Bo Adler']);
+  });
+
+  it('an undetermined patient is shown as not determined, never as a gap or met', async () => {
+    signedInPcp({ 'GET /api/panel': json(200, PANEL) });
+    renderApp('/pcp/panel');
+    const table = await screen.findByRole('table', { name: 'Gap list' });
+    const row = within(table).getByText('Una Reed').closest('tr')!;
+    expect(within(row).getByText('Not determined')).toBeInTheDocument();
+    expect(within(row).queryByText('Gap')).not.toBeInTheDocument();
+  });
+
+  it('an error offers Retry, which loads the panel again', async () => {
+    let calls = 0;
+    signedInPcp({
+      'GET /api/panel': () => (++calls === 1 ? apiError(503, 'service_unavailable', 'The database is unavailable') : json(200, PANEL)),
+    });
+    renderApp('/pcp/panel');
+    expect(await screen.findByText('Could not load the panel.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Gap list' })).toBeInTheDocument();
+  });
+
+  it("a gap opens the patient's evidence with dates and values; Start assessment opens the form with the record's values", async () => {
+    const api = signedInPcp({
+      'GET /api/panel': json(200, PANEL),
+      'GET /api/panel/patients/p-ada': json(200, EVIDENCE),
+      'POST /api/panel/patients/p-ada/assessment-prefill': json(201, { url: '/clinical-form?prefill=AbCdEfGhIjKlMnOpQrStUv', values: 1 }),
+      'POST /api/cds-prefill/redeem': json(200, {
+        values: [
+          {
+            parameter_id: 'p-a1c',
+            parameter_name: 'hba1c',
+            display_name: 'HbA1c',
+            value: 10.2,
+            unit: '%',
+            observed_at: `${YEAR}-03-04T10:00:00.000Z`,
+            source: 'observation',
+          },
+        ],
+        issued_at: new Date().toISOString(),
+      }),
+    });
+    renderApp('/pcp/panel');
+    const table = await screen.findByRole('table', { name: 'Gap list' });
+    await userEvent.click(within(table).getAllByRole('button', { name: 'Ada Hightower' })[0]);
+    const dialog = await screen.findByRole('dialog', { name: /Ada Hightower/ });
+    const evidence = await within(dialog).findByRole('list', { name: 'Evidence for Lowest glycemic status on the most recent day' });
+    expect(evidence).toHaveTextContent(`Mar 4, ${YEAR} · Hemoglobin A1c/Hemoglobin.total in Blood · 10.2 %`);
+    expect(within(dialog).getByText(/Because: Most recent glycemic status > 9 %/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Start assessment' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/clinical-form'));
+    await waitFor(() => expect(api.callsTo('POST /api/cds-prefill/redeem')).toHaveLength(1));
+    expect(api.callsTo('POST /api/cds-prefill/redeem')[0].body).toEqual({ ticket: 'AbCdEfGhIjKlMnOpQrStUv' });
+  });
+});
+
+describe('filterGaps', () => {
+  it('ties keep name order; a missing age sorts first ascending', () => {
+    const rows = filterGaps([...PANEL.gaps, { ...PANEL.gaps[3], patient_id: 'p-x', name: 'Xena', age: null }], {
+      measure: 'all',
+      text: '',
+      sort: 'age',
+      direction: 'asc',
+    });
+    expect(rows.map((r) => r.name)).toEqual(['Xena', 'Bo Adler', 'Ada Hightower', 'Ada Hightower', 'Una Reed']);
+  });
+});

@@ -1,0 +1,139 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, screenshot, screenshotDir, seriousA11yViolations, signIn as signInAt, type Browser } from '../support/browser';
+import { startTestApp, type TestApp } from '../support/app';
+import { action, cond, createFromTemplate, createPublishedRuleSet, expectStatus, seedTemplates } from '../support/clinical-factories';
+import { createCast, PASSWORD } from '../support/factories';
+import { panelPatientBundle } from '../support/panel-records';
+
+/**
+ * Issue 21 as a PCP meets it: the Panel shows each measure's score over the clinic's records, the
+ * gap list narrows to one patient, the patient's evidence shows the result that made the gap, and
+ * "Start assessment" opens the clinical form with that result offered.
+ */
+let t: TestApp;
+let browser: Browser;
+let cast: Awaited<ReturnType<typeof createCast>>;
+
+const signIn = (page: Page) => signInAt(page, t.url, cast.pcp.email, PASSWORD);
+
+/** A dialog is fixed to the viewport: shot as the physician sees it, once its transition has ended. */
+async function dialogShot(page: Page, name: string) {
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
+}
+
+/** Width the page scrolls to sideways beyond the viewport (0: none). */
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+beforeAll(async () => {
+  t = await startTestApp();
+  cast = await createCast(t);
+  const templates = await seedTemplates(t, cast.admin);
+  const a1c = await createFromTemplate(t, cast.admin, templates.hba1c, { name: 'hba1c_panel' });
+  await createPublishedRuleSet(
+    t,
+    cast.admin,
+    [
+      {
+        name: 'HbA1c above 9 %',
+        priority: 10,
+        conditions: [cond(a1c, '>=', 9)],
+        actions: [action('Intensify glucose-lowering therapy and review adherence', { severity: 'high' })],
+      },
+    ],
+    { name: 'Glycaemic control' },
+  );
+  for (const p of [
+    panelPatientBundle({
+      id: 'ada-hightower',
+      given: 'Ada',
+      family: 'Hightower',
+      birthDate: '1960-04-02',
+      hba1c: { value: 10.2, unit: '%' },
+    }),
+    panelPatientBundle({
+      id: 'carl-moss',
+      given: 'Carl',
+      family: 'Moss',
+      birthDate: '1971-07-15',
+      gender: 'male',
+      hba1c: { value: 6.8, unit: '%' },
+    }),
+    panelPatientBundle({ id: 'una-reed', given: 'Una', family: 'Reed', birthDate: '1958-09-30', hba1c: { value: 8, unit: 'kg' } }),
+  ])
+    expectStatus(await t.http().post('/api/fhir').set(cast.admin.auth).send(p), 200, 'POST /api/fhir');
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, opens the evidence and reaches the prefilled assessment', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'PCP Console menu' }).getByRole('link', { name: 'Panel' }).click();
+    await page.waitForURL(`${t.url}/pcp/panel`);
+
+    // CMS122 is inverse: one of the two patients placed with certainty is above 9 %; the unreadable one is left out.
+    const cms122 = page.getByRole('region', { name: /^CMS122/ });
+    await cms122.getByTestId('score-CMS122').waitFor();
+    expect(await cms122.getByTestId('score-CMS122').textContent()).toBe('50 %');
+    expect(await cms122.getByTestId('fraction-CMS122').textContent()).toBe('1 of 2 eligible');
+    expect(await cms122.textContent()).toContain('1 not determined from the record');
+    expect(await page.getByText('(the current calendar year, so far)').count()).toBe(1);
+    await screenshot(page, 'pcp-panel-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const table = page.getByRole('table', { name: 'Gap list' });
+    await page.getByRole('combobox', { name: 'Measure', exact: true }).click();
+    await page.getByRole('option', { name: /^CMS122/ }).click();
+    expect(await table.getByRole('row').count()).toBe(3); // header, Ada (gap), Una (not determined)
+    expect(await table.getByRole('row', { name: /Una Reed/ }).textContent()).toContain('Not determined');
+    await page.getByRole('textbox', { name: 'Search name or reason' }).fill('above 9');
+    expect(await table.getByRole('row').count()).toBe(2);
+
+    await table.getByRole('button', { name: 'Ada Hightower' }).click();
+    const dialog = page.getByRole('dialog', { name: /Ada Hightower/ });
+    const evidence = dialog.getByRole('list', { name: 'Evidence for Lowest glycemic status on the most recent day' }).first();
+    await evidence.waitFor();
+    expect(await evidence.textContent()).toContain('Hemoglobin A1c/Hemoglobin.total in Blood · 10.2 %');
+    expect(await dialog.textContent()).toContain('Most recent HbA1c or GMI 10.2 % (above 9 %)');
+    await dialogShot(page, 'pcp-panel-evidence-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Start assessment' }).click();
+    await page.waitForURL(/\/clinical-form$/);
+    const summary = page.getByTestId('prefill-summary');
+    await summary.waitFor();
+    expect(await summary.textContent()).toMatch(/HbA1c: 10\.2 % \(observed /);
+    await screenshot(page, 'pcp-panel-prefilled-form-1366');
+  } finally {
+    await page.close();
+  }
+});
+
+it('on a phone the Panel stacks the measures and the gap list, with nothing scrolling sideways', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    await page.goto(`${t.url}/pcp/panel`);
+    const list = page.getByRole('list', { name: 'Gap list' });
+    await list.waitFor();
+    expect(await page.getByRole('table', { name: 'Gap list' }).count()).toBe(0);
+    expect(await sideways(page)).toBe(0);
+    await screenshot(page, 'pcp-panel-390');
+    await list.getByRole('button', { name: /Ada Hightower.*CMS122/ }).click();
+    const dialog = page.getByRole('dialog', { name: /Ada Hightower/ });
+    await dialog.getByText('10.2 %').first().waitFor();
+    expect(await sideways(page)).toBe(0);
+    await dialogShot(page, 'pcp-panel-evidence-390');
+  } finally {
+    await page.close();
+  }
+});
