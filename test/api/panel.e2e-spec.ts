@@ -181,6 +181,53 @@ describe('with the official decks and hand-built records loaded', () => {
     expect(rowOf(body, 'CMS165', patientOf(c))).toMatchObject({ status: 'gap', reason: 'No blood pressure reading in the period' });
   });
 
+  it('a patient\'s HbA1c over time is plotted in %, an IFCC result converted through ADA\'s pairs; a "< 15" eGFR is counted, not plotted', async () => {
+    const year = thisYear();
+    const obs = (id: string, code: string, value: number, unit: string, when: string, extra: Record<string, unknown> = {}) => ({
+      resource: {
+        resourceType: 'Observation',
+        id,
+        status: 'final',
+        code: { coding: [{ system: 'http://loinc.org', code }] },
+        subject: { reference: 'Patient/panel-history' },
+        effectiveDateTime: when,
+        valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit, ...extra },
+      },
+      request: { method: 'PUT', url: `Observation/${id}` },
+    });
+    await load({
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [
+        {
+          resource: {
+            resourceType: 'Patient',
+            id: 'panel-history',
+            name: [{ family: 'Historia', given: ['Helen'] }],
+            birthDate: '1958-02-01',
+            gender: 'female',
+          },
+          request: { method: 'PUT', url: 'Patient/panel-history' },
+        },
+        obs('panel-history-a1c-1', '4548-4', 8.1, '%', `${year - 1}-10-01T09:00:00Z`),
+        obs('panel-history-a1c-2', '59261-8', 75, 'mmol/mol', `${year}-01-15T09:00:00Z`),
+        obs('panel-history-egfr', '98979-8', 15, 'mL/min/{1.73_m2}', `${year}-01-15T09:00:00Z`, { comparator: '<' }),
+      ],
+    });
+    const res = await evidence('panel-history');
+    expect(res.status).toBe(200);
+    const { histories } = res.body as PanelPatientJson;
+    const a1c = histories.find((h) => h.title === 'HbA1c')!;
+    expect(a1c).toMatchObject({ unit: '%', not_plotted: 0 });
+    expect(a1c.points.map((p) => [p.at.slice(0, 10), p.value])).toEqual([
+      [`${year - 1}-10-01`, 8.1],
+      [`${year}-01-15`, 9],
+    ]);
+    expect(a1c.thresholds.map((t) => t.value)).toEqual([6.5, 9]);
+    expect(histories.find((h) => h.title === 'eGFR')).toMatchObject({ points: [], not_plotted: 1 });
+    expect(histories.find((h) => h.title === 'Systolic blood pressure')).toBeUndefined();
+  });
+
   it("a patient's evidence names the resources that made each population true, with dates, values and words", async () => {
     const res = await evidence('panel-high-a1c');
     expect(res.status).toBe(200);

@@ -51,6 +51,10 @@ beforeAll(async () => {
       family: 'Hightower',
       birthDate: '1960-04-02',
       hba1c: { value: 10.2, unit: '%' },
+      earlierHba1c: [
+        { value: 7.9, unit: '%', at: `${new Date().getUTCFullYear() - 2}-11-02T09:00:00Z` },
+        { value: 8.6, unit: '%', at: `${new Date().getUTCFullYear() - 1}-06-12T09:00:00Z` },
+      ],
     }),
     panelPatientBundle({
       id: 'carl-moss',
@@ -104,6 +108,11 @@ it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, ope
     expect(await evidence.textContent()).toContain('Hemoglobin A1c/Hemoglobin.total in Blood · 10.2 %');
     expect(await dialog.textContent()).toContain('Most recent HbA1c or GMI 10.2 % (above 9 %)');
     await dialogShot(page, 'pcp-panel-evidence-1366');
+    // The HbA1c history (three results over two years) is plotted under the measures, its values listed.
+    const chart = dialog.getByTestId('history-chart');
+    await chart.scrollIntoViewIfNeeded();
+    expect(await chart.getByRole('img').getAttribute('aria-label')).toMatch(/^HbA1c: 3 results from Nov 2, \d{4} \(7\.9 %\) to /);
+    await dialogShot(page, 'pcp-panel-history-1366');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Start assessment' }).click();
@@ -133,6 +142,10 @@ it('on a phone the Panel stacks the measures and the gap list, with nothing scro
     await dialog.getByText('10.2 %').first().waitFor();
     expect(await sideways(page)).toBe(0);
     await dialogShot(page, 'pcp-panel-evidence-390');
+    const chart = dialog.getByTestId('history-chart');
+    await chart.scrollIntoViewIfNeeded();
+    expect(await sideways(page)).toBe(0);
+    await dialogShot(page, 'pcp-panel-history-390');
   } finally {
     await page.close();
   }

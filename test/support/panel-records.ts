@@ -15,6 +15,8 @@ export interface PanelPatientInput {
   gender?: 'male' | 'female';
   /** An HbA1c result recorded a few minutes ago, in `unit` (UCUM). */
   hba1c?: { value: number; unit: string };
+  /** Earlier HbA1c results (ISO dates), for the history the evidence plots. */
+  earlierHba1c?: { value: number; unit: string; at: string }[];
 }
 
 /** A few minutes ago: inside the current year and never in the future. */
@@ -62,6 +64,17 @@ export function panelPatientBundle(p: PanelPatientInput) {
       code: { coding: [{ system: LOINC, code: '4548-4', display: 'Hemoglobin A1c/Hemoglobin.total in Blood' }] },
       effectiveDateTime: at,
       valueQuantity: { value: p.hba1c.value, unit: p.hba1c.unit, system: 'http://unitsofmeasure.org', code: p.hba1c.unit },
+    });
+  for (const [i, e] of (p.earlierHba1c ?? []).entries())
+    resources.push({
+      resourceType: 'Observation',
+      id: `${p.id}-hba1c-earlier-${i + 1}`,
+      status: 'final',
+      category: [LAB],
+      subject: ref,
+      code: { coding: [{ system: LOINC, code: '4548-4', display: 'Hemoglobin A1c/Hemoglobin.total in Blood' }] },
+      effectiveDateTime: e.at,
+      valueQuantity: { value: e.value, unit: e.unit, system: 'http://unitsofmeasure.org', code: e.unit },
     });
   return {
     resourceType: 'Bundle',

@@ -118,6 +118,19 @@ export interface PanelPatientJson {
   period: PanelPeriodJson;
   patient: { id: string; name: string; birth_date: string | null; age: number | null; gender: string | null };
   measures: PanelPatientMeasureJson[];
+  /** The patient's results over time for the tests the measures read (HbA1c, blood pressure, kidney), oldest first. */
+  histories: PanelHistoryJson[];
+}
+
+/** One test's results from the record, in one unit, with the cut-points a physician reads them against. */
+export interface PanelHistoryJson {
+  title: string;
+  /** Readable unit ("mmHg", "%"). */
+  unit: string;
+  points: { at: string; value: number }[];
+  thresholds: { value: number; label: string }[];
+  /** Results of this test left out of the plot: another unit that cannot be converted, a comparator ("< 15"), no number. */
+  not_plotted: number;
 }
 
 /** A one-time ticket for /clinical-form?prefill=… with the record's latest values (the CDS Hooks prefill's ticket). */

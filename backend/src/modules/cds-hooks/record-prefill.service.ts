@@ -5,7 +5,8 @@ import { RecordsRepository } from '../records';
 import { ageOn, sexAnswer } from './demographics';
 import { HookSnapshots } from './hook-snapshot';
 import { readParameter, type NoValue, type ObservedValue } from './observations';
-import { implausiblePressures, needsOf, prefillOf } from './patient-view.service';
+import { implausiblePressures, prefillOf } from './answer-details';
+import { needsOf } from './record-needs';
 import { PrefillTickets } from './prefill.service';
 
 /**

@@ -9,6 +9,7 @@ import { measureReport, measureResource } from './measure-report';
 import type { ShippedMeasure } from './measure-content';
 import { SHIPPED_MEASURES } from './shipped-measures';
 import { ageAt, gapRows, measureSummary, patientMeasure, patientName } from './panel';
+import { patientHistories } from './patient-histories';
 import { shippedValueSets } from '../records';
 
 /** `$evaluate-measure`'s parameters, as the query (or a Parameters body) gives them. */
@@ -129,6 +130,7 @@ export class MeasuresService {
         gender: typeof p.gender === 'string' ? p.gender : null,
       },
       measures: SHIPPED_MEASURES.map((m, i) => patientMeasure(m, all[i].get(id)!, record)),
+      histories: patientHistories(record, Date.now()),
     };
   }
 

@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { formatNumber } from '../findings/clinicalFormat';
 
 export interface HistoryPoint {
@@ -13,8 +14,6 @@ export interface HistoryThreshold {
   label: string;
 }
 
-const W = 600;
-const H = 220;
 const PAD = { left: 52, right: 16, top: 16, bottom: 36 };
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -38,6 +37,10 @@ export function HistoryChart({
   points: readonly HistoryPoint[];
   thresholds?: readonly HistoryThreshold[];
 }) {
+  // A phone draws the plot in fewer units, so its text stays as large as the page's.
+  const narrow = useMediaQuery('(max-width:599.95px)');
+  const W = narrow ? 360 : 600;
+  const H = narrow ? 200 : 220;
   const sorted = [...points]
     .filter((p) => Number.isFinite(p.value) && !Number.isNaN(Date.parse(p.at)))
     .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
@@ -84,17 +87,26 @@ export function HistoryChart({
         <text x={W - PAD.right} y={H - 12} fontSize={12} textAnchor="end" fill="currentColor">
           {shortDate(last.at)}
         </text>
-        {thresholds.map((t) => (
-          <g key={`t${t.value}`}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={y(t.value)} y2={y(t.value)} stroke="#b45309" strokeDasharray="6 4" />
-            <text x={W - PAD.right - 4} y={y(t.value) - 4} textAnchor="end" fontSize={11} fill="#92400e">
-              {t.label}
-            </text>
-          </g>
-        ))}
         <path d={path} fill="none" stroke="#1d4ed8" strokeWidth={2} />
         {sorted.map((p) => (
           <circle key={`${p.at}-${p.value}`} cx={x(Date.parse(p.at))} cy={y(p.value)} r={4} fill="#1d4ed8" />
+        ))}
+        {thresholds.map((t) => (
+          <g key={`t${t.value}`}>
+            <line x1={PAD.left} x2={W - PAD.right} y1={y(t.value)} y2={y(t.value)} stroke="#b45309" strokeDasharray="6 4" />
+            <text
+              x={W - PAD.right - 4}
+              y={y(t.value) - 4}
+              textAnchor="end"
+              fontSize={11}
+              fill="#92400e"
+              stroke="#fff"
+              strokeWidth={3}
+              paintOrder="stroke"
+            >
+              {t.label}
+            </text>
+          </g>
         ))}
       </Box>
       <Box component="table" sx={{ mt: 1, borderCollapse: 'collapse', fontSize: 14, '& td, & th': { pr: 2, py: 0.25, textAlign: 'left' } }}>

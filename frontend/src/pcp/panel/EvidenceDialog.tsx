@@ -15,8 +15,9 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import AssignmentIcon from '@mui/icons-material/Assignment';
 import { useNavigate } from 'react-router-dom';
-import type { PanelInputJson, PanelPatientMeasureJson, PanelPopulationJson, PanelStatus } from '@cds/contracts';
+import type { PanelHistoryJson, PanelInputJson, PanelPatientMeasureJson, PanelPopulationJson, PanelStatus } from '@cds/contracts';
 import { getPanelPatient, startPanelAssessment } from '../../api/endpoints';
+import { HistoryChart } from '../../components/charts/HistoryChart';
 import { ErrorBlock } from '../../components/StateViews';
 import { useAsync } from '../../components/useAsync';
 import { errorMessage } from '../../api';
@@ -180,6 +181,7 @@ export function EvidenceDialog(props: {
               <Measure m={m} />
             </Box>
           ))}
+        {!loading && data && (data.histories ?? []).length > 0 && <Histories histories={data.histories} />}
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         {startError ? (
@@ -193,5 +195,36 @@ export function EvidenceDialog(props: {
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** The tests the measures read, over time: a plot where there are two results or more, else the one result in words. */
+function Histories({ histories }: { histories: readonly PanelHistoryJson[] }) {
+  return (
+    <Box component="section" aria-labelledby="histories-title" sx={{ mt: 2 }}>
+      <Divider sx={{ mb: 2 }} />
+      <Typography id="histories-title" variant="h6" component="h3" gutterBottom>
+        Results over time
+      </Typography>
+      <Stack spacing={3}>
+        {histories.map((h) => (
+          <Box key={h.title}>
+            {h.points.length >= 2 ? (
+              <HistoryChart title={h.title} unit={h.unit} points={h.points} thresholds={h.thresholds} />
+            ) : h.points.length === 1 ? (
+              <Typography variant="body2">
+                {h.title}: one result, {h.points[0].value} {h.unit} on {formatDay(h.points[0].at.slice(0, 10))}
+              </Typography>
+            ) : null}
+            {h.not_plotted > 0 && (
+              <Typography variant="body2" color="text.secondary">
+                {h.not_plotted} {h.title} result{h.not_plotted === 1 ? '' : 's'} not plotted (another unit, a comparator such as "&lt; 15",
+                or no number).
+              </Typography>
+            )}
+          </Box>
+        ))}
+      </Stack>
+    </Box>
   );
 }

@@ -122,6 +122,25 @@ const EVIDENCE: PanelPatientJson = {
       ],
     },
   ],
+  histories: [
+    {
+      title: 'HbA1c',
+      unit: '%',
+      points: [
+        { at: `${YEAR - 1}-09-10T10:00:00.000Z`, value: 8.4 },
+        { at: `${YEAR}-03-04T10:00:00.000Z`, value: 10.2 },
+      ],
+      thresholds: [{ value: 9, label: 'CMS122: > 9 % is poor control' }],
+      not_plotted: 1,
+    },
+    {
+      title: 'Systolic blood pressure',
+      unit: 'mmHg',
+      points: [{ at: `${YEAR}-03-04T10:00:00.000Z`, value: 128 }],
+      thresholds: [{ value: 140, label: 'CMS165: controlled < 140' }],
+      not_plotted: 0,
+    },
+  ],
 };
 
 const signedInPcp = (routes: Parameters<typeof mockApi>[0]) => {
@@ -221,6 +240,13 @@ describe('the Panel', () => {
     const evidence = await within(dialog).findByRole('list', { name: 'Evidence for Lowest glycemic status on the most recent day' });
     expect(evidence).toHaveTextContent(`Mar 4, ${YEAR} · Hemoglobin A1c/Hemoglobin.total in Blood · 10.2 %`);
     expect(within(dialog).getByText(/Because: Most recent glycemic status > 9 %/)).toBeInTheDocument();
+    // The HbA1c history is plotted, its values listed newest first; one blood pressure is said in words.
+    const chart = within(dialog).getByTestId('history-chart');
+    expect(within(chart).getByRole('img').getAttribute('aria-label')).toBe(
+      `HbA1c: 2 results from Sep 10, ${YEAR - 1} (8.4 %) to Mar 4, ${YEAR} (10.2 %)`,
+    );
+    expect(within(dialog).getByText(`Systolic blood pressure: one result, 128 mmHg on Mar 4, ${YEAR}`)).toBeInTheDocument();
+    expect(within(dialog).getByText(/1 HbA1c result not plotted/)).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Start assessment' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/clinical-form'));
     await waitFor(() => expect(api.callsTo('POST /api/cds-prefill/redeem')).toHaveLength(1));
