@@ -61,6 +61,11 @@ export class QueueDashboard implements OnModuleInit {
   onModuleInit() {
     const app = this.adapterHost.httpAdapter?.getInstance?.() as { use: (...args: unknown[]) => void } | undefined;
     if (!app || !(this.queue instanceof BullmqJobQueue)) return; // worker process, or no Redis
+    // Mounted as Express middleware; not ported to HTTP_ADAPTER=fastify yet (docs/operations.md#http-adapter).
+    if (this.adapterHost.httpAdapter.getType() !== 'express') {
+      this.logger.warn('The queue dashboard is not available on HTTP_ADAPTER=fastify yet');
+      return;
+    }
     const serverAdapter = new ExpressAdapter().setBasePath(DASHBOARD_PATH);
     createBullBoard({
       queues: [new BullMQAdapter(this.queue.queue)],
