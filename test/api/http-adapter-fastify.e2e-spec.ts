@@ -190,6 +190,22 @@ describe('HTTP_ADAPTER=fastify', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  (process.env.REDIS_URL ? it : it.skip)('opens the queue dashboard (Bull Board) through a one-time link and its cookie', async () => {
+    const admin = await createUser(t, 'admin');
+    const link = await t.http().post('/api/polish/dashboard-link').set(admin.auth);
+    expect(link.status).toBe(201);
+    expect((await t.http().get('/api/admin/queues/')).status).toBe(401);
+    const open = await t.http().get(link.body.url).redirects(0);
+    expect(open.status).toBe(303);
+    expect(open.headers.location).toBe('/api/admin/queues/');
+    const jar = String(open.headers['set-cookie']).split(';')[0];
+    const page = await t.http().get('/api/admin/queues/').set('Cookie', jar);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Question polishing');
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect((await t.http().get('/api/admin/queues/api/queues').set('Cookie', jar)).status).toBe(200);
+  });
+
   it('serves a hashed asset pre-compressed when accepted, cached as immutable', async () => {
     const path = '/assets/index-Ab12Cd34.js';
     const br = await t.http().get(path).set('Accept-Encoding', 'gzip, deflate, br');
@@ -225,7 +241,9 @@ describe('HTTP_ADAPTER=fastify', () => {
     }
     const favicon = await t.http().get('/favicon.svg');
     expect(favicon.headers['cache-control']).toBe('public, max-age=3600');
-    expect((await t.http().get('/assets/index-doesnotexist.js')).status).toBe(404);
+    const missing = await t.http().get('/assets/index-doesnotexist.js');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
     expect((await t.http().get('/index.html.br')).headers['content-type']).toMatch(/text\/html/);
     const api = await t.http().get('/api/no-such-route');
     expect(api.status).toBe(404);

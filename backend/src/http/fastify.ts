@@ -130,8 +130,9 @@ export async function createFastifyApp(config: AppConfig, logger: AppLogger): Pr
 
 /**
  * The built SPA, as src/static-files.ts serves it on Express: files under dist (their brotli or gzip
- * sibling when accepted), hashed assets immutable, index.html for every other GET outside /api.
- * Registered last, so helmet, CORS and the request id have set their headers first.
+ * sibling when accepted), hashed assets immutable, index.html for every other GET outside /api. A
+ * catch-all route in a plugin of its own (Nest's routes and Bull Board's are more specific), so its
+ * reply.sendFile stays out of other plugins' way; what it does not serve goes to the not-found handler.
  */
 export async function serveFastifyFrontend(app: INestApplication, dist: string): Promise<void> {
   const indexHtml = join(dist, 'index.html');
@@ -156,8 +157,9 @@ export async function serveFastifyFrontend(app: INestApplication, dist: string):
         );
       },
     });
-    fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, next) => {
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || isApi(req.url)) return next();
+    fastify.get('/*', (req: FastifyRequest, reply: FastifyReply) => {
+      const next = () => void reply.callNotFound();
+      if (isApi(req.url)) return next();
       let path: string;
       try {
         path = decodeURIComponent(pathOf(req.url));
@@ -177,8 +179,6 @@ export async function serveFastifyFrontend(app: INestApplication, dist: string):
     });
     done();
   };
-  // Not encapsulated: the hook must run for every route, the not-found handler included.
-  Object.assign(plugin, { [Symbol.for('skip-override')]: true });
   await (app.getHttpAdapter().getInstance() as FastifyInstance).register(plugin);
 }
 
