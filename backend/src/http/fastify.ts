@@ -151,6 +151,9 @@ export async function serveFastifyFrontend(app: INestApplication, dist: string):
       // `path` is the file sent: the .br or .gz sibling when one was chosen.
       setHeaders(reply, path) {
         const original = path.replace(/\.(br|gz)$/, '');
+        // As on Express, spelled `Accept-Encoding` (the plugin would add it in lower case).
+        const vary = reply.getHeader('vary');
+        reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
         reply.header(
           'Cache-Control',
           original === indexHtml ? 'no-cache' : original.startsWith(assets) ? IMMUTABLE : 'public, max-age=3600',
