@@ -95,7 +95,8 @@ export async function createFastifyApp(config: AppConfig, logger: AppLogger): Pr
     done();
   });
   await app.register(fastifyHelmet as never, { contentSecurityPolicy: CONTENT_SECURITY_POLICY });
-  await app.register(fastifyCookie as never);
+  // Only to set cookies: nothing reads request.cookies, so no parsing hook on every request.
+  await app.register(fastifyCookie as never, { hook: false });
   // Tokens and patient data: no shared or browser cache keeps an API response.
   fastify.addHook('onRequest', (req, reply, done) => {
     if (isApi(req.url)) reply.header('Cache-Control', 'no-store');
