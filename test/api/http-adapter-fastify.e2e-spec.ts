@@ -74,6 +74,15 @@ const REFUSALS: { name: string; ask: (t: TestApp) => Promise<{ status: number; b
         .post('/api/auth/signup')
         .send({ email: uniqueEmail(), password: 'x'.repeat(200_000) }),
   },
+  {
+    // Only POST /api/fhir takes a patient's whole record (10 MB): past the parser, so the guard answers.
+    name: 'a record over the general limit, unauthenticated',
+    ask: (t) =>
+      t
+        .http()
+        .post('/api/fhir')
+        .send({ resourceType: 'Bundle', type: 'transaction', entry: [{ fullUrl: 'x'.repeat(200_000) }] }),
+  },
   { name: 'a form body', ask: (t) => t.http().post('/api/auth/signup').type('form').send('email=a@b.c&password=x') },
   { name: 'an unknown API route', ask: (t) => t.http().get('/api/no-such-route') },
   { name: 'no token', ask: (t) => t.http().get('/api/auth/user') },
@@ -124,6 +133,7 @@ describe('HTTP_ADAPTER=fastify', () => {
       body: { statusCode: 413, code: 'payload_too_large', message: 'Request body is too large' },
     });
     expect(code('an unknown API route')).toBe('not_found');
+    expect(onExpress.get('a record over the general limit, unauthenticated')?.status).toBe(401);
   });
 
   it('sets the security headers, a request id and no-store on the API, and hides the framework', async () => {
