@@ -10,6 +10,9 @@ const esmPackages = [
   'peek-readable',
   'oauth2-mock-server',
   'jose',
+  // @fastify/static (HTTP_ADAPTER=fastify) nests an ESM-only content-disposition: both path forms must pass.
+  '@fastify/static/node_modules/content-disposition',
+  'content-disposition',
 ];
 const swc = [
   '@swc/jest',

@@ -1,11 +1,11 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createApp } from './app';
 import type { AppConfig } from './config/app-config';
 import { embeddedDataDir, lockDataDir, startEmbeddedPostgres, type DataDirLock, type EmbeddedDatabase } from './database/embedded';
 
 export interface Runtime {
-  app: NestExpressApplication;
+  app: INestApplication;
   config: AppConfig;
   url: string;
   close(): Promise<void>;
@@ -17,6 +17,8 @@ export interface RuntimeOptions {
   listen?: boolean;
   /** A lock on DATA_DIR already taken by the caller (main.ts takes it before anything else runs). */
   dataDirLock?: DataDirLock;
+  /** The built web app to serve (tests: a fixture); default the frontend's dist. */
+  frontendDist?: string;
 }
 
 /**
@@ -27,14 +29,14 @@ export async function startRuntime(config: AppConfig, opts: RuntimeOptions = {})
   let embedded: EmbeddedDatabase | undefined;
   let lock: DataDirLock | undefined;
   let resolved = config;
-  let app: NestExpressApplication | undefined;
+  let app: INestApplication | undefined;
   try {
     if (!config.databaseUrl) {
       if (!opts.inMemory) lock = opts.dataDirLock ?? lockDataDir(config.dataDir);
       embedded = await startEmbeddedPostgres(opts.inMemory ? undefined : embeddedDataDir(config.dataDir));
       resolved = { ...config, databaseUrl: embedded.url };
     }
-    app = await createApp(resolved);
+    app = await createApp(resolved, opts.frontendDist);
     await runMigrationsOnce(app.get(DataSource));
     // No Nest shutdown hooks: main.ts closes the runtime on SIGTERM/SIGINT, in order (HTTP, database, DATA_DIR lock).
     if (opts.listen !== false) await app.listen(resolved.port, '0.0.0.0');

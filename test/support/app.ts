@@ -51,7 +51,7 @@ const JWT_SECRET = randomBytes(32).toString('hex');
 
 let live = 0;
 
-export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string | undefined> = {}, opts: { frontendDist?: string } = {}): Promise<TestApp> {
   if (live > 0) throw new Error('Close the running test app first: apps in one process share the passport registry');
   live += 1;
   const database = await createTestDatabase();
@@ -63,6 +63,8 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     JWT_SECRET,
     DATABASE_URL: database.url,
     REDIS_URL: process.env.REDIS_URL,
+    // HTTP_ADAPTER=fastify npm run test:one -- <suite> runs a suite on Fastify (docs/operations.md#http-adapter).
+    HTTP_ADAPTER: process.env.HTTP_ADAPTER,
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '1000',
     LOG_LEVEL: 'silent',
@@ -72,7 +74,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
   });
   let runtime: Runtime;
   try {
-    runtime = await startRuntime(config, { inMemory: true });
+    runtime = await startRuntime(config, { inMemory: true, frontendDist: opts.frontendDist });
   } catch (e) {
     live -= 1;
     await database.drop();

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
 import { DomainError, ERROR_STATUS, ErrorCode, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './errors';
 import { MAX_JSON_DEPTH } from './input-safety';
+import { headersSent, sendJson, setHeader } from '../http/respond';
 
 interface ErrorBody {
   statusCode: number;
@@ -61,14 +61,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(err: unknown, host: ArgumentsHost) {
-    const res = host.switchToHttp().getResponse<Response>();
+    const res = host.switchToHttp().getResponse<unknown>();
     const body = toErrorBody(err);
     if (body.code === 'service_unavailable') this.logger.warn(`${body.message}: ${err instanceof Error ? err.message : String(err)}`);
     else if (body.statusCode >= 500) this.logger.error(err instanceof Error ? err : String(err));
-    if (res.headersSent) return;
+    if (headersSent(res)) return;
     const retry = (body.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds;
-    if (body.code === 'rate_limited' && retry) res.setHeader('Retry-After', String(retry));
-    if (body.code === 'service_unavailable') res.setHeader('Retry-After', String(retry ?? RETRY_AFTER_SECONDS));
-    res.status(body.statusCode).json(body);
+    if (body.code === 'rate_limited' && retry) setHeader(res, 'Retry-After', String(retry));
+    if (body.code === 'service_unavailable') setHeader(res, 'Retry-After', String(retry ?? RETRY_AFTER_SECONDS));
+    sendJson(res, body.statusCode, body);
   }
 }

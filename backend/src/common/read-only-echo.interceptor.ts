@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { getMetadataStorage } from 'class-validator';
-import type { Request } from 'express';
+import type { HttpRequest as Request } from '../http/request';
 import { validationFailed } from './errors';
 
 const BODY_PARAM = 3; // RouteParamtypes.BODY

@@ -172,6 +172,11 @@ export class EnvironmentVariables {
   })
   TRUST_PROXY?: string;
 
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['express', 'fastify'])
+  HTTP_ADAPTER?: string;
+
   /**
    * Longest one SQL statement may run (PostgreSQL's statement_timeout, and the driver's own deadline a
    * little later, for a server that stopped answering altogether).
@@ -256,6 +261,8 @@ export interface AppConfig {
   workerConcurrency: number;
   /** Express `trust proxy`: whose X-Forwarded-For names the client (rate limits are per client address). */
   trustProxy: string[];
+  /** HTTP_ADAPTER: the HTTP framework under Nest; `fastify` is opt-in (docs/operations.md#http-adapter). */
+  httpAdapter: 'express' | 'fastify';
 }
 
 export class ConfigError extends Error {}
@@ -336,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiProcesses,
     workerConcurrency: vars.WORKER_CONCURRENCY ?? 4,
     trustProxy: (vars.TRUST_PROXY ?? 'loopback').split(',').map((p) => p.trim()),
+    httpAdapter: (vars.HTTP_ADAPTER ?? 'express') as AppConfig['httpAdapter'],
   };
 }
 

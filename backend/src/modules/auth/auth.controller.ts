@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { HttpRequest as Request } from '../../http/request';
+import { redirect } from '../../http/respond';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors';
@@ -81,7 +82,7 @@ export class AuthController {
   @Public()
   @Get('google/callback')
   @UseGuards(GoogleAuthGuard)
-  googleCallback(@Req() req: Request, @Res() res: Response): void {
+  googleCallback(@Req() req: Request, @Res() res: unknown): void {
     const result = req.user as SessionJson | { error: string };
     // The session travels in the fragment, which browsers never send to a server.
     const fragment =
@@ -94,6 +95,6 @@ export class AuthController {
             expires_at: String(result.expires_at),
             token_type: result.token_type,
           });
-    res.redirect(302, `${this.config.publicUrl}/#${fragment.toString()}`);
+    redirect(res, 302, `${this.config.publicUrl}/#${fragment.toString()}`);
   }
 }

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DomainError, forbidden, RETRY_AFTER_SECONDS } from '../../common/errors';
 import { IS_PUBLIC, ROLES_KEY, SERVES_WITHOUT_DATABASE, type AuthUser } from '../../common/auth-user';
 import { hasRole, type Role } from '@cds/contracts';
+import { passportResponse } from '../../http/respond';
 
 /** Global: every route needs a valid access token unless marked @Public(). */
 @Injectable()
@@ -62,6 +63,18 @@ export class GoogleAuthGuard extends AuthGuard('google') {
   override canActivate(ctx: ExecutionContext) {
     if (!this.config.google) throw new DomainError('oauth_not_configured', 'Google sign-in is not configured on this server');
     return super.canActivate(ctx);
+  }
+
+  // Passport redirects through the response, and the state store sets its cookie through `req.res`
+  // (Express's own; a view of the reply on Fastify: http/respond.ts).
+  getResponse(ctx: ExecutionContext) {
+    return passportResponse(ctx.switchToHttp().getResponse());
+  }
+
+  override getRequest(ctx: ExecutionContext) {
+    const req = ctx.switchToHttp().getRequest<{ res?: unknown }>();
+    req.res ??= this.getResponse(ctx);
+    return req;
   }
 
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type InvitationJson, type InvitationPreviewJson, type SessionJson } from '@cds/contracts';
-import type { Request } from 'express';
+import type { HttpRequest as Request } from '../../http/request';
 import { Page, parseListQuery } from '../../common/pagination';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { AuthService } from './auth.service';

@@ -1,5 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import { clearCookie, setCookie } from '../../http/respond';
+
+/** The request passport hands the store; GoogleAuthGuard gives it `res` on every adapter. */
+type Request = { headers: { cookie?: string }; res?: unknown };
 
 const COOKIE = 'cds_oauth_state';
 
@@ -20,19 +23,20 @@ export class CookieStateStore {
 
   store(req: Request, _meta: unknown, cb: (err: Error | null, state?: string) => void) {
     const state = randomBytes(24).toString('base64url');
-    req.res?.cookie(COOKIE, state, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.secure,
-      path: '/api/auth/google',
-      maxAge: 10 * 60 * 1000,
-    });
+    if (req.res)
+      setCookie(req.res, COOKIE, state, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secure,
+        path: '/api/auth/google',
+        maxAge: 10 * 60 * 1000,
+      });
     cb(null, state);
   }
 
   verify(req: Request, state: string, _meta: unknown, cb: (err: Error | null, ok: boolean, info?: { message: string }) => void) {
     const expected = readCookie(req, COOKIE);
-    req.res?.clearCookie(COOKIE, { path: '/api/auth/google' });
+    if (req.res) clearCookie(req.res, COOKIE, { path: '/api/auth/google' });
     const ok =
       !!expected &&
       typeof state === 'string' &&

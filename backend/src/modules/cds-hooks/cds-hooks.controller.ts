@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { HttpRequest as Request } from '../../http/request';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthUser } from '../../common/auth-user';
 import {
@@ -57,7 +57,7 @@ export class CdsServicesController {
     const { origins, links } = this.origins(req);
     const path = req.originalUrl.split('?')[0];
     return this.patientView.call(
-      req.header('authorization'),
+      req.headers.authorization,
       id,
       origins.map((o) => `${o}${path}`),
       body,
@@ -76,7 +76,7 @@ export class CdsServicesController {
     const path = req.originalUrl.split('?')[0];
     // aud: the service URL (as the spec reads), or the feedback URL itself.
     const audiences = this.origins(req).origins.flatMap((o) => [`${o}${path.replace(/\/feedback$/, '')}`, `${o}${path}`]);
-    const caller = await this.jwt.verifyOnce(req.header('authorization'), id, audiences);
+    const caller = await this.jwt.verifyOnce(req.headers.authorization, id, audiences);
     if (id !== PATIENT_VIEW) throw unknownService(id);
     await this.cardFeedback.record(caller.issuer, id, parseFeedback(body));
     return {};

@@ -1,5 +1,4 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
 
 /**
@@ -11,7 +10,7 @@ export class FhirJsonInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(
       map((body: unknown) => {
-        context.switchToHttp().getResponse<Response>().type('application/fhir+json; charset=utf-8');
+        context.switchToHttp().getResponse<{ type(contentType: string): unknown }>().type('application/fhir+json; charset=utf-8');
         return body;
       }),
     );

@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Response } from 'express';
 import type { HealthJson } from '@cds/contracts';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -24,7 +23,7 @@ export class HealthController {
   @ContractResponse('HealthJson')
   @Get()
   @ApiOperation({ summary: 'Database and queue reachability: 200 when both are up, 503 otherwise' })
-  async health(@Res({ passthrough: true }) res: Response): Promise<HealthJson> {
+  async health(@Res({ passthrough: true }) res: { status(code: number): unknown }): Promise<HealthJson> {
     const [database, queue] = await Promise.all([this.database(), this.queue()]);
     const ok = database === 'up' && queue === 'up';
     res.status(ok ? 200 : 503);

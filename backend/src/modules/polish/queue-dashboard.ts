@@ -1,14 +1,12 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
-import type { NextFunction, Request, Response } from 'express';
 import { isAdmin, normalizeRole } from '@cds/contracts';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/errors';
 import type { AuthUser } from '../../common/auth-user';
+import { mountQueueDashboard, type DashboardRequest as Request } from '../../http/bull-board';
+import { redirect, sendJson, setHeader } from '../../http/respond';
 import { POLISH_JOB_QUEUE, type PolishJobData } from './polish.constants';
 import { BullmqJobQueue } from './queue/bullmq-job-queue';
 import type { JobQueue } from './queue/job-queue';
@@ -59,19 +57,9 @@ export class QueueDashboard implements OnModuleInit {
   }
 
   onModuleInit() {
-    const app = this.adapterHost.httpAdapter?.getInstance?.() as { use: (...args: unknown[]) => void } | undefined;
-    if (!app || !(this.queue instanceof BullmqJobQueue)) return; // worker process, or no Redis
-    const serverAdapter = new ExpressAdapter().setBasePath(DASHBOARD_PATH);
-    createBullBoard({
-      queues: [new BullMQAdapter(this.queue.queue)],
-      serverAdapter,
-      options: { uiConfig: { boardTitle: 'Question polishing' } },
-    });
-    app.use(
-      DASHBOARD_PATH,
-      (req: Request, res: Response, next: NextFunction) => void this.guard(req, res, next),
-      serverAdapter.getRouter(),
-    );
+    const http = this.adapterHost.httpAdapter;
+    if (!http?.getInstance?.() || !(this.queue instanceof BullmqJobQueue)) return; // worker process, or no Redis
+    mountQueueDashboard(http, DASHBOARD_PATH, this.queue.queue, 'Question polishing', (req, res, next) => void this.guard(req, res, next));
   }
 
   mintLink(user: AuthUser): DashboardLink {
@@ -81,7 +69,7 @@ export class QueueDashboard implements OnModuleInit {
     return { url: `${DASHBOARD_PATH}?ticket=${ticket}`, expires_at: new Date(exp * 1000).toISOString() };
   }
 
-  private async guard(req: Request, res: Response, next: NextFunction) {
+  private async guard(req: Request, res: unknown, next: () => void) {
     try {
       const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : undefined;
       if (ticket) {
@@ -93,14 +81,15 @@ export class QueueDashboard implements OnModuleInit {
         if (!isAdmin(normalizeRole(role))) return deny(res, 403, 'forbidden', 'You do not have permission to perform this action');
         const exp = Math.floor(Date.now() / 1000) + SESSION_TTL_S;
         const session = this.sign({ purpose: 'session', sub: claims.sub, sid: claims.sid, jti: randomUUID(), exp });
-        const secure = req.secure || this.config.publicUrl.startsWith('https:');
-        res.setHeader(
+        const secure = req.protocol === 'https' || this.config.publicUrl.startsWith('https:');
+        setHeader(
+          res,
           'Set-Cookie',
           `${COOKIE}=${session}; Path=${DASHBOARD_PATH}; Max-Age=${SESSION_TTL_S}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
         );
-        res.setHeader('Cache-Control', 'no-store');
+        setHeader(res, 'Cache-Control', 'no-store');
         // Drop the ticket from the address bar and the history.
-        return res.redirect(303, `${DASHBOARD_PATH}/`);
+        return redirect(res, 303, `${DASHBOARD_PATH}/`);
       }
       const claims = this.verify(readCookie(req.headers.cookie, COOKIE), 'session');
       if (!claims) return deny(res, 401, 'unauthorized', 'Open the queue dashboard from the admin console');
@@ -156,6 +145,6 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-function deny(res: Response, statusCode: number, code: string, message: string) {
-  res.status(statusCode).json({ statusCode, code, message });
+function deny(res: unknown, statusCode: number, code: string, message: string) {
+  sendJson(res, statusCode, { statusCode, code, message });
 }
