@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Resource } from '@medplum/fhirtypes';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast } from '../support/factories';
-import { expectStatus } from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
-import { expectCardsResponse, registerCdsClient, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
+import { recordHookCalls, registerCdsClient, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
 import { F, installAndPublishPack } from '../clinical/ada-pack';
 
 /**
@@ -18,8 +16,6 @@ const FHIR_TOKEN = `fhir-${randomUUID()}`;
 let t: TestApp;
 let fhir: FhirServer;
 let ehr: CdsClientKeys;
-let serviceUrl: string;
-const patients: Record<string, string> = {};
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 const day = (n: number) => daysAgo(n).slice(0, 10);
@@ -54,45 +50,8 @@ const condition = (system: string, code: string, extra: Record<string, unknown> 
 const ICD10 = 'http://hl7.org/fhir/sid/icd-10-cm';
 const egfr = (value: number, when: string, extra: Record<string, unknown> = {}) => lab('98979-8', value, 'mL/min/{1.73_m2}', when, extra);
 
-async function patient(name: string, resources: Record<string, unknown>[]): Promise<void> {
-  const created = await fhir.create({ resourceType: 'Patient', name: [{ family: name }], birthDate: '1961-05-05' });
-  for (const r of resources) await fhir.create({ ...r, subject: { reference: `Patient/${created.id}` } } as Resource);
-  patients[name] = created.id;
-}
-
-async function prefetchFor(name: string): Promise<Record<string, unknown>> {
-  const templates = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
-  const out: Record<string, unknown> = {};
-  for (const [key, template] of Object.entries(templates)) {
-    const res = await fetch(`${fhir.url}/${template.replace('{{context.patientId}}', patients[name])}`, {
-      headers: { authorization: `Bearer ${FHIR_TOKEN}` },
-    });
-    out[key] = res.ok ? await res.json() : null;
-  }
-  return out;
-}
-
-async function call(name: string, extra: Record<string, unknown>): Promise<Card[]> {
-  const res = await t
-    .http()
-    .post('/api/cds-services/patient-view')
-    .set('Authorization', `Bearer ${await ehr.sign(serviceUrl)}`)
-    .send({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/1', patientId: patients[name] }, ...extra });
-  expectStatus(res, 200, name);
-  return expectCardsResponse(res.body);
-}
-
-/** The cards through the prefetch; the FHIR server path must give the same ones. */
-async function cardsFor(name: string): Promise<Card[]> {
-  const prefetched = await call(name, { prefetch: await prefetchFor(name) });
-  const fetched = await call(name, {
-    fhirServer: fhir.url,
-    fhirAuthorization: { access_token: FHIR_TOKEN, token_type: 'Bearer', expires_in: 300, scope: 'patient/*.read', subject: 'cds-service' },
-  });
-  const strip = (list: Card[]) => list.map(({ uuid: _u, links: _l, ...rest }) => rest);
-  expect(strip(fetched)).toEqual(strip(prefetched));
-  return prefetched;
-}
+let patient: ReturnType<typeof recordHookCalls>['patient'];
+let cardsFor: ReturnType<typeof recordHookCalls>['cardsFor'];
 
 /** A finding's card (its summary begins with the finding's name; medium findings are info cards). */
 const finding = (cards: Card[], name: string) => cards.find((c) => c.summary.startsWith(`${name}:`));
@@ -103,10 +62,10 @@ beforeAll(async () => {
   t = await startTestApp({ LOG_LEVEL: 'error' });
   const { admin } = await createCast(t);
   await installAndPublishPack(t, admin);
-  serviceUrl = `${t.url}/api/cds-services/patient-view`;
   fhir = await startFhirServer({ token: FHIR_TOKEN });
   ehr = await startCdsClient(`https://ehr.example.org/${randomUUID()}`);
   await registerCdsClient(t, admin, ehr, { allowed_fhir_servers: [`${fhir.url}/`] });
+  ({ patient, cardsFor } = recordHookCalls(t, fhir, ehr, FHIR_TOKEN));
   await patient('a1c-6.7-then-6.9-two-months-apart', [a1c(6.7, daysAgo(60)), a1c(6.9, daysAgo(5)), a1c(5.4, daysAgo(500))]);
   await patient('a1c-6.6-and-ifcc-49-mmol-mol-on-another-day', [ifcc(49, daysAgo(40)), a1c(6.6, daysAgo(5))]);
   await patient('a single a1c of 6.5', [a1c(6.5, daysAgo(5))]);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Resource } from '@medplum/fhirtypes';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, type TestUser } from '../support/factories';
-import { action, cond, createParameter, createPublishedRuleSet, expectStatus, type ParameterJson } from '../support/clinical-factories';
+import { action, cond, createParameter, createPublishedRuleSet, type ParameterJson } from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
-import { expectCardsResponse, registerCdsClient, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
+import { recordHookCalls, registerCdsClient, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
 
 /**
  * Issue 20: rules over the patient's history in a hook call. "Diabetes (confirmed)" needs two
@@ -17,10 +16,8 @@ let t: TestApp;
 let admin: TestUser;
 let fhir: FhirServer;
 let ehr: CdsClientKeys;
-let serviceUrl: string;
 let days: ParameterJson;
 let egfr: ParameterJson;
-const patients: Record<string, string> = {};
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 const a1c = (value: number, when: string, extra: Record<string, unknown> = {}) => ({
@@ -32,52 +29,14 @@ const a1c = (value: number, when: string, extra: Record<string, unknown> = {}) =
   ...extra,
 });
 
-async function patient(name: string, resources: Record<string, unknown>[]): Promise<void> {
-  const created = await fhir.create({ resourceType: 'Patient', name: [{ family: name }], birthDate: '1961-05-05' });
-  for (const r of resources) await fhir.create({ ...r, subject: { reference: `Patient/${created.id}` } } as Resource);
-  patients[name] = created.id;
-}
-
-async function prefetchFor(name: string): Promise<Record<string, unknown>> {
-  const templates = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
-  const out: Record<string, unknown> = {};
-  for (const [key, template] of Object.entries(templates)) {
-    const res = await fetch(`${fhir.url}/${template.replace('{{context.patientId}}', patients[name])}`, {
-      headers: { authorization: `Bearer ${FHIR_TOKEN}` },
-    });
-    out[key] = res.ok ? await res.json() : null;
-  }
-  return out;
-}
-
-async function call(name: string, extra: Record<string, unknown>): Promise<Card[]> {
-  const res = await t
-    .http()
-    .post('/api/cds-services/patient-view')
-    .set('Authorization', `Bearer ${await ehr.sign(serviceUrl)}`)
-    .send({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/1', patientId: patients[name] }, ...extra });
-  expectStatus(res, 200, name);
-  return expectCardsResponse(res.body);
-}
-
-/** The same cards through the prefetch and through the FHIR server. */
-async function cardsFor(name: string): Promise<Card[]> {
-  const prefetched = await call(name, { prefetch: await prefetchFor(name) });
-  const fetched = await call(name, {
-    fhirServer: fhir.url,
-    fhirAuthorization: { access_token: FHIR_TOKEN, token_type: 'Bearer', expires_in: 300, scope: 'patient/*.read', subject: 'cds-service' },
-  });
-  const strip = (list: Card[]) => list.map(({ uuid: _u, links: _l, ...rest }) => rest);
-  expect(strip(fetched)).toEqual(strip(prefetched));
-  return prefetched;
-}
+let patient: ReturnType<typeof recordHookCalls>['patient'];
+let cardsFor: ReturnType<typeof recordHookCalls>['cardsFor'];
 
 const confirmed = (cards: Card[]) => cards.find((c) => c.summary.startsWith('Diabetes (confirmed)'));
 
 beforeAll(async () => {
   t = await startTestApp({ LOG_LEVEL: 'error' });
   ({ admin } = await createCast(t));
-  serviceUrl = `${t.url}/api/cds-services/patient-view`;
   days = await createParameter(t, admin, {
     name: `a1c_abnormal_days_${randomUUID().slice(0, 6)}`,
     display_name: 'Days with an A1C ≥ 6.5 % in the last year',
@@ -129,6 +88,7 @@ beforeAll(async () => {
   fhir = await startFhirServer({ token: FHIR_TOKEN });
   ehr = await startCdsClient(`https://ehr.example.org/${randomUUID()}`);
   await registerCdsClient(t, admin, ehr, { allowed_fhir_servers: [`${fhir.url}/`] });
+  ({ patient, cardsFor } = recordHookCalls(t, fhir, ehr, FHIR_TOKEN));
   await patient('egfr-reported-as-below-15', [
     {
       resourceType: 'Observation',

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import type { Resource } from '@medplum/fhirtypes';
 import type { TestApp } from './app';
 import { expectStatus } from './clinical-factories';
 import type { TestUser } from './factories';
+import type { FhirServer } from './fhir-server';
 
 /**
  * The CDS Hooks 2.0 required fields (https://cds-hooks.hl7.org/2.0/), checked in one place for
@@ -159,4 +161,60 @@ export async function callPatientView(
     .post('/api/cds-services/patient-view')
     .set('Authorization', `Bearer ${await ehr.sign(aud)}`)
     .send({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/1', patientId }, prefetch });
+}
+
+/**
+ * EHR patients on a FHIR server and the cards a hook call gives for each, read twice: through the
+ * prefetch the discovery asks for, and through the FHIR server; both paths must give the same cards.
+ */
+export function recordHookCalls(t: TestApp, fhir: FhirServer, ehr: CdsClientKeys, fhirToken: string) {
+  const ids: Record<string, string> = {};
+  const serviceUrl = `${t.url}/api/cds-services/patient-view`;
+
+  async function patient(name: string, resources: Record<string, unknown>[]): Promise<void> {
+    const created = await fhir.create({ resourceType: 'Patient', name: [{ family: name }], birthDate: '1961-05-05' });
+    for (const r of resources) await fhir.create({ ...r, subject: { reference: `Patient/${created.id}` } } as Resource);
+    ids[name] = created.id;
+  }
+
+  async function prefetchFor(name: string): Promise<Record<string, unknown>> {
+    const templates = (await t.http().get('/api/cds-services')).body.services[0].prefetch as Record<string, string>;
+    const out: Record<string, unknown> = {};
+    for (const [key, template] of Object.entries(templates)) {
+      const res = await fetch(`${fhir.url}/${template.replace('{{context.patientId}}', ids[name])}`, {
+        headers: { authorization: `Bearer ${fhirToken}` },
+      });
+      out[key] = res.ok ? await res.json() : null;
+    }
+    return out;
+  }
+
+  async function call(name: string, extra: Record<string, unknown>): Promise<Card[]> {
+    const res = await t
+      .http()
+      .post('/api/cds-services/patient-view')
+      .set('Authorization', `Bearer ${await ehr.sign(serviceUrl)}`)
+      .send({ hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/1', patientId: ids[name] }, ...extra });
+    expectStatus(res, 200, name);
+    return expectCardsResponse(res.body);
+  }
+
+  async function cardsFor(name: string): Promise<Card[]> {
+    const prefetched = await call(name, { prefetch: await prefetchFor(name) });
+    const fetched = await call(name, {
+      fhirServer: fhir.url,
+      fhirAuthorization: {
+        access_token: fhirToken,
+        token_type: 'Bearer',
+        expires_in: 300,
+        scope: 'patient/*.read',
+        subject: 'cds-service',
+      },
+    });
+    const strip = (list: Card[]) => list.map(({ uuid: _u, links: _l, ...rest }) => rest);
+    expect(strip(fetched)).toEqual(strip(prefetched));
+    return prefetched;
+  }
+
+  return { patient, cardsFor };
 }

@@ -69,7 +69,7 @@ const EGFR_2021 = '98979-8';
 const EGFR_OLD = '62238-1';
 /** VSAC "Diabetes" (the eCQM value set CMS122 uses; the expansion ships in backend/content/ecqm-valuesets). */
 const DIABETES_VALUE_SET = 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.103.12.1001';
-/** % = mmol/mol × 0.09148 + 2.152, through ADA's published pairs. */
+/** % = mmol/mol × 0.09148 + 2.152, through ADA's published pairs (the HbA1c template and the A1C history read it). */
 const A1C_MMOL_MOL = {
   code: 'mmol/mol',
   factor: 0.09148,
@@ -80,7 +80,7 @@ const A1C_MMOL_MOL = {
     [53, 7.0],
   ],
 };
-/** mg/dL = mmol/L × 18, through ADA's published pairs. */
+/** mg/dL = mmol/L × 18, through ADA's published pairs (the fasting glucose template and its history read it). */
 const GLUCOSE_MMOL_L = {
   code: 'mmol/L',
   factor: 18,
@@ -521,18 +521,7 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       decimals: 1,
       // IFCC units: % = mmol/mol × 0.09148 + 2.152 (NGSP/IFCC master equation), through the cut-points
       // ADA publishes in both units (39 / 48 / 53 mmol/mol = 5.7 / 6.5 / 7.0 %), so 48 mmol/mol is diabetes.
-      units_accepted: [
-        {
-          code: 'mmol/mol',
-          factor: 0.09148,
-          offset: 2.152,
-          equivalents: [
-            [39, 5.7],
-            [48, 6.5],
-            [53, 7.0],
-          ],
-        },
-      ],
+      units_accepted: [A1C_MMOL_MOL],
       source: ADA_2,
       ranges: [band('normal', 'Normal', 3, 5.7), band('prediabetes', 'Prediabetes', 5.7, 6.5), top('diabetes', 'Diabetes', 6.5, 20)],
       time_constraint: 'last_3_months',
@@ -558,18 +547,7 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       decimals: 0,
       // mmol/L × 18, through ADA's published pairs: hypoglycaemia levels 2 and 1 (3.0 / 3.9 mmol/L = 54 / 70
       // mg/dL, Section 6) and the fasting cut-points (5.6 / 7.0 mmol/L = 100 / 126 mg/dL, Section 2).
-      units_accepted: [
-        {
-          code: 'mmol/L',
-          factor: 18,
-          equivalents: [
-            [3.0, 54],
-            [3.9, 70],
-            [5.6, 100],
-            [7.0, 126],
-          ],
-        },
-      ],
+      units_accepted: [GLUCOSE_MMOL_L],
       source: ADA_2,
       ranges: [
         band('hypoglycemia', 'Below 70 (hypoglycaemia)', 20, 70),
