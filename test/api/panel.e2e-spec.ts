@@ -224,6 +224,8 @@ describe('with the official decks and hand-built records loaded', () => {
       [`${year}-01-15`, 9],
     ]);
     expect(a1c.thresholds.map((t) => t.value)).toEqual([6.5, 9]);
+    // The IFCC result is listed as the record gave it; the plotted % is the conversion.
+    expect(a1c.points.map((p) => p.entered)).toEqual([undefined, '75 mmol/mol']);
     expect(histories.find((h) => h.title === 'eGFR')).toMatchObject({ points: [], not_plotted: 1 });
     expect(histories.find((h) => h.title === 'Systolic blood pressure')).toBeUndefined();
   });

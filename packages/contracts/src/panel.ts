@@ -127,7 +127,8 @@ export interface PanelHistoryJson {
   title: string;
   /** Readable unit ("mmHg", "%"). */
   unit: string;
-  points: { at: string; value: number }[];
+  /** In `unit`; `entered` is the result as the record gave it when it was in another unit ("75 mmol/mol"). */
+  points: { at: string; value: number; entered?: string }[];
   thresholds: { value: number; label: string }[];
   /** Results of this test left out of the plot: another unit that cannot be converted, a comparator ("< 15"), no number. */
   not_plotted: number;

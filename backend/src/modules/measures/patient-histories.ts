@@ -89,7 +89,13 @@ export function patientHistories(record: readonly unknown[], now: number): Panel
     for (const r of results) {
       const read = r.comparator ? null : inParameterUnit(r, s.scale);
       if (!read || isUnreadable(read) || typeof read.value !== 'number') notPlotted++;
-      else points.push({ at: new Date(r.at).toISOString(), value: Number(read.value.toFixed(2)) });
+      else
+        points.push({
+          at: new Date(r.at).toISOString(),
+          value: Number(read.value.toFixed(2)),
+          // A converted value is plotted in the cut-points' unit and listed as the record gave it.
+          ...(read.converted ? { entered: `${read.given} ${unitDisplay(read.unit ?? '')}` } : {}),
+        });
     }
     points.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     out.push({ title: s.title, unit: unitDisplay(s.scale.unit), points, thresholds: s.thresholds, not_plotted: notPlotted });

@@ -28,6 +28,24 @@ describe('a lab history plotted for the physician', () => {
     expect(rows).toEqual(['Nov 20, 2026' + '7.2 %', 'Aug 1, 2026' + '6.7 %']);
   });
 
+  it('an IFCC result is listed as entered, in mmol/mol, with the plotted % marked ≈', () => {
+    render(
+      <HistoryChart
+        title="HbA1c"
+        unit="%"
+        points={[
+          { at: '2026-01-15', value: 9, entered: '75 mmol/mol' },
+          { at: '2025-10-01', value: 8.1 },
+        ]}
+      />,
+    );
+    const rows = within(screen.getByTestId('history-chart'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.textContent);
+    expect(rows).toEqual(['Jan 15, 2026' + '75 mmol/mol (≈ 9 %)', 'Oct 1, 2025' + '8.1 %']);
+  });
+
   it('one result is not a history: nothing is plotted', () => {
     const { container } = render(<HistoryChart title="eGFR" unit="mL/min/1.73 m²" points={[{ at: '2026-11-20', value: 52 }]} />);
     expect(container).toBeEmptyDOMElement();

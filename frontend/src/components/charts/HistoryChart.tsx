@@ -7,6 +7,8 @@ export interface HistoryPoint {
   /** ISO date or date-time of the result. */
   at: string;
   value: number;
+  /** The result as entered when it was in another unit ("75 mmol/mol"): listed first, the plotted value marked ≈. */
+  entered?: string;
 }
 
 export interface HistoryThreshold {
@@ -121,7 +123,7 @@ export function HistoryChart({
           {[...sorted].reverse().map((p) => (
             <tr key={`${p.at}-${p.value}`}>
               <td>{shortDate(p.at)}</td>
-              <td>{withUnit(p.value)}</td>
+              <td>{p.entered ? `${p.entered} (≈ ${withUnit(p.value)})` : withUnit(p.value)}</td>
             </tr>
           ))}
         </tbody>

@@ -213,7 +213,9 @@ function Histories({ histories }: { histories: readonly PanelHistoryJson[] }) {
               <HistoryChart title={h.title} unit={h.unit} points={h.points} thresholds={h.thresholds} />
             ) : h.points.length === 1 ? (
               <Typography variant="body2">
-                {h.title}: one result, {h.points[0].value} {h.unit} on {formatDay(h.points[0].at.slice(0, 10))}
+                {h.title}: one result,{' '}
+                {h.points[0].entered ? `${h.points[0].entered} (≈ ${h.points[0].value} ${h.unit})` : `${h.points[0].value} ${h.unit}`} on{' '}
+                {formatDay(h.points[0].at.slice(0, 10))}
               </Typography>
             ) : null}
             {h.not_plotted > 0 && (
