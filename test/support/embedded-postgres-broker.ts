@@ -26,7 +26,9 @@ export async function startBroker(): Promise<Broker> {
   let next = 0;
   const server: Server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+      // No keep-alive: with parallel Jest workers, a worker's fetch reused a socket the server was
+      // closing after its idle timeout and failed with ECONNRESET.
+      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
       res.end(JSON.stringify(body));
     };
     void (async () => {
