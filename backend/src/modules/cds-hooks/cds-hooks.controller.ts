@@ -4,6 +4,7 @@ import type { HttpRequest as Request } from '../../http/request';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthUser } from '../../common/auth-user';
 import {
+  ADMIN_ROLES,
   CLINICAL_ROLES,
   type CdsClientJson,
   type CdsFeedbackAckJson,
@@ -108,7 +109,7 @@ export class CdsPrefillController {
 
 @ApiTags('cds-clients')
 @ApiBearerAuth()
-@Roles('admin', 'super_admin')
+@Roles(...ADMIN_ROLES)
 @Controller('cds-clients')
 @UseInterceptors(ReadOnlyEchoInterceptor)
 export class CdsClientsController {
