@@ -19,7 +19,8 @@ export interface HistoryThreshold {
 const PAD = { left: 52, right: 16, top: 16, bottom: 36 };
 
 const day = (iso: string) => iso.slice(0, 10);
-const shortDate = (iso: string) =>
+/** "Mar 4, 2026": the day of an ISO date or date-time, in UTC so it never moves with the viewer's time zone. */
+export const shortDate = (iso: string) =>
   new Date(`${day(iso)}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /**
