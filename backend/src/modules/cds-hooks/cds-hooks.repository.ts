@@ -235,10 +235,12 @@ export class CdsHooksRepository {
    */
   async attachRecordContext(id: string, userId: string, assessmentId: string): Promise<RecordContext | null> {
     const rows: RecordContext[] = await this.db.query(
-      `UPDATE cds_prefill_tickets SET assessment_id = $3
-        WHERE id = $1 AND redeemed_by = $2 AND assessment_id IS NULL AND patient IS NOT NULL AND history IS NOT NULL
-          AND redeemed_at > now() - make_interval(mins => $4)
-        RETURNING patient, history`,
+      `WITH taken AS (
+         UPDATE cds_prefill_tickets SET assessment_id = $3
+          WHERE id = $1 AND redeemed_by = $2 AND assessment_id IS NULL AND patient IS NOT NULL AND history IS NOT NULL
+            AND redeemed_at > now() - make_interval(mins => $4)
+          RETURNING patient, history)
+       SELECT patient, history FROM taken`,
       [id, userId, assessmentId, RECORD_CONTEXT_TTL_MINUTES],
     );
     return rows[0] ?? null;
