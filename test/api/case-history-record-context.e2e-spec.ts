@@ -50,7 +50,12 @@ beforeAll(async () => {
     cast.admin,
     [
       { name: 'Diabetes range', priority: 10, conditions: [cond(hba1c, '>=', 6.5)], actions: [action('Confirm the diagnosis')] },
-      { name: 'Prediabetes range', priority: 5, conditions: [cond(hba1c, '>=', 5.7), cond(hba1c, '<', 6.5)], actions: [action('Lifestyle')] },
+      {
+        name: 'Prediabetes range',
+        priority: 5,
+        conditions: [cond(hba1c, '>=', 5.7), cond(hba1c, '<', 6.5)],
+        actions: [action('Lifestyle')],
+      },
       { name: 'Stage 2 hypertension', priority: 8, conditions: [cond(sbp, '>=', 140)], actions: [action('Treat')] },
     ],
     { name: 'Case history plots' },
@@ -70,7 +75,9 @@ beforeAll(async () => {
       ],
     }),
   );
-  await load(panelPatientBundle({ id: 'one-a1c', given: 'Omar', family: 'Single', birthDate: '1970-01-01', hba1c: { value: 6.8, unit: '%' } }));
+  await load(
+    panelPatientBundle({ id: 'one-a1c', given: 'Omar', family: 'Single', birthDate: '1970-01-01', hba1c: { value: 6.8, unit: '%' } }),
+  );
   ehr = await startCdsClient(`https://ehr-${randomUUID()}.example.org`);
   await registerCdsClient(t, cast.admin, ehr);
 }, 120_000);
@@ -134,7 +141,11 @@ it('values read from an EHR in a hook call: the case names the EHR patient and p
   });
   const res = await callPatientView(t, ehr, patientId, {
     patient: { resourceType: 'Patient', id: patientId, name: [{ given: ['Grace'], family: 'Okafor' }], birthDate: '1955-03-03' },
-    'obs-8480-6': { resourceType: 'Bundle', type: 'searchset', entry: [obs(152, daysAgo(2)), obs(138, daysAgo(90)), obs(161, daysAgo(180))] },
+    'obs-8480-6': {
+      resourceType: 'Bundle',
+      type: 'searchset',
+      entry: [obs(152, daysAgo(2)), obs(138, daysAgo(90)), obs(161, daysAgo(180))],
+    },
   });
   const cards = expectCardsResponse(expectStatus(res, 200, 'hook call').body);
   const ticket = new URL(cards[0].links![0].url).searchParams.get('prefill')!;

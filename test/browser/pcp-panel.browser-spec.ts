@@ -124,7 +124,9 @@ it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, ope
     await summary.waitFor();
     expect(await summary.textContent()).toMatch(/HbA1c: 10\.2 % \(observed /);
     expect(await summary.textContent()).toContain('Values from the record');
-    expect(await page.getByTestId('prefill-patient').textContent()).toBe("Patient: Ada Hightower · Patient/ada-hightower in the clinic's records");
+    expect(await page.getByTestId('prefill-patient').textContent()).toBe(
+      "Patient: Ada Hightower · Patient/ada-hightower in the clinic's records",
+    );
     await screenshot(page, 'pcp-panel-prefilled-form-1366');
 
     // Confirm the offered HbA1c, finish, and open the case from the result.
@@ -136,7 +138,7 @@ it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, ope
     await page.getByRole('link', { name: 'View in Case History' }).click();
     await page.waitForURL(/\/pcp\/cases\/[0-9a-f-]{36}$/);
     caseUrl = page.url();
-    expect(await page.getByTestId('case-patient').textContent()).toBe("Ada Hightower · Patient/ada-hightower in the clinic's records");
+    expect(await page.getByTestId('case-patient').textContent()).toBe("Ada HightowerPatient/ada-hightower in the clinic's records");
     const caseChart = page.getByRole('region', { name: 'Results over time' }).getByTestId('history-chart');
     await caseChart.waitFor();
     expect(await caseChart.getByRole('img').getAttribute('aria-label')).toMatch(

@@ -253,7 +253,9 @@ export default function ClinicalAssessmentPage() {
           </Typography>
           {pendingPrefill.length > 0 && (
             <Alert severity="info" sx={{ mb: 2, textAlign: 'left' }} data-testid="prefill-summary">
-              <Typography sx={{ fontWeight: 600 }}>{prefill?.origin === 'record' ? 'Values from the record' : 'Values from the EHR'}</Typography>
+              <Typography sx={{ fontWeight: 600 }}>
+                {prefill?.origin === 'record' ? 'Values from the record' : 'Values from the EHR'}
+              </Typography>
               {prefill?.patient && (
                 <Typography variant="body2" data-testid="prefill-patient">
                   Patient: <strong>{patientLabel(prefill.patient)}</strong>

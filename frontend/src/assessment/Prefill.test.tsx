@@ -85,7 +85,7 @@ describe('the clinical form opened from a CDS card', () => {
 
   // Issue 20: the summary names whose values these are and where they came from; starting names the record
   // context, so the case keeps the patient and the results.
-  it("Start assessment from the Panel: the form says the values are from the record, names the patient, and keeps them with the case", async () => {
+  it('Start assessment from the Panel: the form says the values are from the record, names the patient, and keeps them with the case', async () => {
     const patient = { source: 'record' as const, reference: 'Patient/rising-a1c', name: 'Ada Hightower' };
     const context = '6f1c1c7e-8a55-4f55-9a57-3f3c4a0c2d11';
     const api = ehrFlow(
@@ -95,7 +95,9 @@ describe('the clinical form opened from a CDS card', () => {
     renderApp(`/clinical-form?prefill=${TICKET}`);
     const summary = await screen.findByTestId('prefill-summary');
     expect(summary).toHaveTextContent('Values from the record');
-    expect(within(summary).getByTestId('prefill-patient')).toHaveTextContent("Patient: Ada Hightower · Patient/rising-a1c in the clinic's records");
+    expect(within(summary).getByTestId('prefill-patient')).toHaveTextContent(
+      "Patient: Ada Hightower · Patient/rising-a1c in the clinic's records",
+    );
     expect(summary).not.toHaveTextContent('EHR');
 
     await userEvent.click(screen.getByRole('button', { name: 'Start Assessment' }));

@@ -48,11 +48,15 @@ export function displayName(
   return full || email || 'User';
 }
 
+/** The patient's id where the values were read: "Patient/p1 in the clinic's records", "EHR patient p1". */
+export function patientIdText(p: RecordPatientJson): string {
+  return p.source === 'record' ? `${p.reference} in the clinic's records` : `EHR patient ${p.reference.replace(/^Patient\//, '')}`;
+}
+
 /**
  * Whose values these are, as a physician checks them: "Ada Hightower · Patient/p1 in the clinic's records",
  * "Ada Hightower · EHR patient p1", or the id alone when the record gave no name.
  */
 export function patientLabel(p: RecordPatientJson): string {
-  const id = p.source === 'record' ? `${p.reference} in the clinic's records` : `EHR patient ${p.reference.replace(/^Patient\//, '')}`;
-  return p.name ? `${p.name} · ${id}` : id;
+  return p.name ? `${p.name} · ${patientIdText(p)}` : patientIdText(p);
 }

@@ -5,7 +5,8 @@ import { getAssessment } from '../api/endpoints';
 import Typography from '@mui/material/Typography';
 import { ResultHistories } from '../components/charts/ResultHistories';
 import { FindingsResult } from '../components/findings/FindingsResult';
-import { patientLabel } from '../components/format';
+import Box from '@mui/material/Box';
+import { patientIdText } from '../components/format';
 import { useAsync } from '../components/useAsync';
 import { AnswersSection, CaseDetailFrame, CaseFacts, CaseSection, Fact, NotCompleted } from './CaseDetailParts';
 import { CaseStatusChip } from './CaseList';
@@ -22,7 +23,14 @@ export default function CaseDetail() {
           <CaseFacts record={data} status={<CaseStatusChip assessment={data} />}>
             {data.patient && (
               <Fact label={data.patient.source === 'record' ? 'Patient (values from the record)' : 'Patient (values from the EHR)'}>
-                <span data-testid="case-patient">{patientLabel(data.patient)}</span>
+                <Box data-testid="case-patient">
+                  {data.patient.name ?? patientIdText(data.patient)}
+                  {data.patient.name && (
+                    <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+                      {patientIdText(data.patient)}
+                    </Typography>
+                  )}
+                </Box>
               </Fact>
             )}
           </CaseFacts>
@@ -47,7 +55,10 @@ export default function CaseDetail() {
                 As {data.patient.source === 'record' ? 'the record' : 'the EHR'} gave them when the values were loaded for this assessment;
                 later results are not shown.
               </Typography>
-              <ResultHistories histories={data.histories!} />
+              {/* A plot as wide as the page would blow its labels up on a desk screen. */}
+              <Box sx={{ maxWidth: 720 }}>
+                <ResultHistories histories={data.histories!} />
+              </Box>
             </CaseSection>
           )}
         </Stack>

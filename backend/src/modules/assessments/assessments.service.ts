@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
-import { isAdmin, RECORD_CONTEXT_TTL_MINUTES, type AnswerDetailJson, type AssessmentJson, type AssessmentSummaryJson } from '@cds/contracts';
+import {
+  isAdmin,
+  RECORD_CONTEXT_TTL_MINUTES,
+  type AnswerDetailJson,
+  type AssessmentJson,
+  type AssessmentSummaryJson,
+} from '@cds/contracts';
 import {
   clinicalStart,
   clinicalStep,

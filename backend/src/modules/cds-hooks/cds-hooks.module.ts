@@ -14,14 +14,7 @@ import { HookSnapshots } from './hook-snapshot';
 @Module({
   imports: [AssessmentsModule, RecordsModule, PrefillTicketsModule, RecordContextsModule],
   controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
-  providers: [
-    CdsClientsService,
-    ClientJwtVerifier,
-    HookSnapshots,
-    PatientViewService,
-    CardFeedback,
-    RecordPrefill,
-  ],
+  providers: [CdsClientsService, ClientJwtVerifier, HookSnapshots, PatientViewService, CardFeedback, RecordPrefill],
   exports: [RecordPrefill],
 })
 export class CdsHooksModule {}

@@ -42,7 +42,7 @@ export function HistoryChart({
 }) {
   // A phone draws the plot in fewer units, so its text stays as large as the page's.
   const narrow = useMediaQuery('(max-width:599.95px)');
-  const W = narrow ? 360 : 600;
+  const W = narrow ? 320 : 600;
   const H = narrow ? 200 : 220;
   const sorted = [...points]
     .filter((p) => Number.isFinite(p.value) && !Number.isNaN(Date.parse(p.at)))

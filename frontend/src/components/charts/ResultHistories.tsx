@@ -30,8 +30,8 @@ export function ResultHistories({ histories }: { histories: readonly ResultHisto
           ) : null}
           {h.not_plotted > 0 && (
             <Typography variant="body2" color="text.secondary">
-              {h.not_plotted} {h.title} result{h.not_plotted === 1 ? '' : 's'} not plotted (another unit, a comparator such as "&lt; 15", or no
-              number).
+              {h.not_plotted} {h.title} result{h.not_plotted === 1 ? '' : 's'} not plotted (another unit, a comparator such as "&lt; 15", or
+              no number).
             </Typography>
           )}
         </Box>
