@@ -49,6 +49,22 @@ function show(a: Assessment) {
 }
 
 describe('Case detail: the patient and the results the values were read from', () => {
+  it('the Case History list names the patient under the result of a case started from the record', async () => {
+    seedSession();
+    const cases = [fromRecord(), fromRecord({ id: 'a8', patient: null, histories: undefined })];
+    mockApi({
+      'GET /api/me': json(200, me('pcp')),
+      'GET /api/assessments': json(200, cases, { 'Content-Range': 'assessments 0-1/2' }),
+      'GET /api/chat-sessions': json(200, [], { 'Content-Range': 'chat-sessions 0-0/0' }),
+    });
+    renderApp('/pcp/cases');
+    const rows = within(await screen.findByRole('table', { name: 'Case history' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(within(rows[0]).getByTestId('case-row-patient')).toHaveTextContent('Ada Hightower');
+    expect(within(rows[1]).queryByTestId('case-row-patient')).toBeNull();
+  });
+
   it('HbA1c rising over a year from the Panel: the patient is named, the three results plotted, the IFCC one listed as given with ≈', async () => {
     show(fromRecord());
     const patient = await screen.findByTestId('case-patient');
