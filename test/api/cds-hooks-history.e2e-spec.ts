@@ -100,10 +100,10 @@ beforeAll(async () => {
   ]);
   await patient('two-abnormal-a1c-on-different-days', [a1c(6.7, daysAgo(60)), a1c(6.9, daysAgo(5)), a1c(5.4, daysAgo(400))]);
   await patient('one-abnormal-a1c', [a1c(6.6, daysAgo(5)), a1c(5.9, daysAgo(90))]);
+  // 08:00 and 09:00 UTC five days ago: one day whatever the hour the suite runs at (daysAgo(5) + 1 h crossed midnight after 23:00).
   await patient('two-abnormal-a1c-the-same-morning', [
-    // 08:00 and 09:00 UTC: "now minus 5 days, then an hour later" crossed midnight when run after 23:00.
-    a1c(6.8, `${daysAgo(5).slice(0, 10)}T08:00:00Z`),
-    a1c(6.6, `${daysAgo(5).slice(0, 10)}T09:00:00Z`),
+    a1c(6.8, `${daysAgo(5).slice(0, 10)}T08:00:00.000Z`),
+    a1c(6.6, `${daysAgo(5).slice(0, 10)}T09:00:00.000Z`),
   ]);
   await patient('second-abnormal-a1c-entered-in-error', [a1c(6.7, daysAgo(60)), a1c(7.1, daysAgo(5), { status: 'entered-in-error' })]);
   await patient('second-abnormal-a1c-in-an-unknown-unit', [

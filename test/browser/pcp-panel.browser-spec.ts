@@ -9,9 +9,12 @@ import { panelPatientBundle } from '../support/panel-records';
 /**
  * Issue 21 as a PCP meets it: the Panel shows each measure's score over the clinic's records, the
  * gap list narrows to one patient, the patient's evidence shows the result that made the gap, and
- * "Start assessment" opens the clinical form with that result offered.
+ * "Start assessment" opens the clinical form with that result offered. Issue 20: the finished
+ * assessment's case detail names the patient and plots the HbA1c history it was started from.
  */
 let t: TestApp;
+/** The case detail of the assessment started from the Panel (set by the first test). */
+let caseUrl = '';
 let browser: Browser;
 let cast: Awaited<ReturnType<typeof createCast>>;
 
@@ -120,7 +123,29 @@ it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, ope
     const summary = page.getByTestId('prefill-summary');
     await summary.waitFor();
     expect(await summary.textContent()).toMatch(/HbA1c: 10\.2 % \(observed /);
+    expect(await summary.textContent()).toContain('Values from the record');
+    expect(await page.getByTestId('prefill-patient').textContent()).toBe(
+      "Patient: Ada Hightower · Patient/ada-hightower in the clinic's records",
+    );
     await screenshot(page, 'pcp-panel-prefilled-form-1366');
+
+    // Confirm the offered HbA1c, finish, and open the case from the result.
+    await page.getByRole('button', { name: 'Start Assessment' }).click();
+    const card = page.getByTestId('question-card');
+    await card.getByTestId('prefill-note').waitFor();
+    expect(await card.getByTestId('prefill-note').textContent()).toMatch(/^From the record, observed /);
+    await card.getByRole('button', { name: 'Record value' }).click();
+    await page.getByRole('link', { name: 'View in Case History' }).click();
+    await page.waitForURL(/\/pcp\/cases\/[0-9a-f-]{36}$/);
+    caseUrl = page.url();
+    expect(await page.getByTestId('case-patient').textContent()).toBe("Ada HightowerPatient/ada-hightower in the clinic's records");
+    const caseChart = page.getByRole('region', { name: 'Results over time' }).getByTestId('history-chart');
+    await caseChart.waitFor();
+    expect(await caseChart.getByRole('img').getAttribute('aria-label')).toMatch(
+      /^HbA1c: 3 results from Nov 2, \d{4} \(7\.9 %\) to \w{3} \d{1,2}, \d{4} \(10\.2 %\)$/,
+    );
+    await screenshot(page, 'case-detail-history-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
   } finally {
     await page.close();
   }
@@ -146,6 +171,23 @@ it('on a phone the Panel stacks the measures and the gap list, with nothing scro
     await chart.scrollIntoViewIfNeeded();
     expect(await sideways(page)).toBe(0);
     await dialogShot(page, 'pcp-panel-history-390');
+  } finally {
+    await page.close();
+  }
+});
+
+it('on a phone the case detail of an assessment started from the Panel names the patient and plots the HbA1c history, nothing scrolling sideways', async () => {
+  expect(caseUrl).not.toBe('');
+  const page = await browser.newPage();
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    await page.goto(caseUrl);
+    const chart = page.getByRole('region', { name: 'Results over time' }).getByTestId('history-chart');
+    await chart.waitFor();
+    expect(await page.getByTestId('case-patient').textContent()).toContain('Ada Hightower');
+    expect(await sideways(page)).toBe(0);
+    await screenshot(page, 'case-detail-history-390');
   } finally {
     await page.close();
   }

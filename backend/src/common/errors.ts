@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   email_taken: 409,
   stale_step: 409,
   prefill_unavailable: 410,
+  record_context_unavailable: 410,
   fhir_data_unavailable: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

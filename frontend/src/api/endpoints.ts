@@ -27,7 +27,9 @@ export const getAssessment = (id: string, debug = false) =>
 
 export const getAssessmentSummary = () => api.get<AssessmentSummaryJson>('/api/assessments/summary');
 
-export const startAssessment = () => api.send<AssessmentJson>('POST', '/api/assessments', { mode: 'clinical' });
+/** `recordContext`: from a redeemed prefill, so the assessment keeps the patient and the results the values came from. */
+export const startAssessment = (recordContext?: string | null) =>
+  api.send<AssessmentJson>('POST', '/api/assessments', { mode: 'clinical', ...(recordContext ? { record_context: recordContext } : {}) });
 
 export const answerAssessment = (id: string, answer: AnswerRequest) =>
   api.send<AssessmentJson>('POST', `/api/assessments/${encodeURIComponent(id)}/answers`, answer);

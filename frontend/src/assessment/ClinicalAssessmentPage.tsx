@@ -30,6 +30,7 @@ import { answerAssessment, getAssessment, redeemPrefill, startAssessment } from 
 import { useAuth } from '../auth/AuthContext';
 import { isAdmin } from '@cds/contracts';
 import { LoadingBlock } from '../components/StateViews';
+import { patientLabel } from '../components/format';
 import { TopBar } from '../components/TopBar';
 import { FindingsResult } from '../components/findings/FindingsResult';
 import { findingsOf } from '../components/findings/clinicalFormat';
@@ -110,7 +111,17 @@ export default function ClinicalAssessmentPage() {
       setPrefill(null);
       remember(null);
       redeemPrefill(ticket)
-        .then((p) => !cancelled && setPrefill({ values: p.values, assessment_id: null }))
+        .then(
+          (p) =>
+            !cancelled &&
+            setPrefill({
+              values: p.values,
+              assessment_id: null,
+              origin: p.origin,
+              patient: p.patient,
+              record_context: p.record_context,
+            }),
+        )
         .catch((e) => !cancelled && setError(errorMessage(e, 'The values from the EHR could not be loaded.')))
         .finally(() => !cancelled && setPhase('ready'));
       return () => {
@@ -144,14 +155,18 @@ export default function ClinicalAssessmentPage() {
     setError(null);
     setPhase('starting');
     setLogs([]);
+    const pending = recalledPrefill();
     try {
-      const a = await startAssessment();
+      const a = await startAssessment(pending?.assessment_id === null ? pending.record_context : null);
       // Values from the EHR belong to the first assessment started after the link, never to the next patient.
       setPrefill((p) => (p && p.assessment_id === null ? { ...p, assessment_id: a.id } : null));
       setAssessment(a);
       remember(a.id);
       setPhase('active');
     } catch (e) {
+      // The patient's context can no longer be kept (too long since the values were loaded): the values go too,
+      // so none is offered without the patient they belong to.
+      if (e instanceof ApiError && e.code === 'record_context_unavailable') setPrefill(null);
       setError(errorMessage(e, 'Failed to start the assessment. Please try again.'));
       setPhase('ready');
     }
@@ -238,7 +253,14 @@ export default function ClinicalAssessmentPage() {
           </Typography>
           {pendingPrefill.length > 0 && (
             <Alert severity="info" sx={{ mb: 2, textAlign: 'left' }} data-testid="prefill-summary">
-              <Typography sx={{ fontWeight: 600 }}>Values from the EHR</Typography>
+              <Typography sx={{ fontWeight: 600 }}>
+                {prefill?.origin === 'record' ? 'Values from the record' : 'Values from the EHR'}
+              </Typography>
+              {prefill?.patient && (
+                <Typography variant="body2" data-testid="prefill-patient">
+                  Patient: <strong>{patientLabel(prefill.patient)}</strong>
+                </Typography>
+              )}
               <Box component="ul" sx={{ my: 0.5, pl: 2.5 }}>
                 {pendingPrefill.map((v) => (
                   <li key={v.parameter_id}>
@@ -274,6 +296,11 @@ export default function ClinicalAssessmentPage() {
           >
             {findings.length ? 'Clinical Recommendation' : 'Assessment complete'}
           </Typography>
+          {assessment.patient && (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="assessment-patient">
+              Patient: {patientLabel(assessment.patient)}
+            </Typography>
+          )}
           {findings.length > 1 && (
             <Typography color="text.secondary" sx={{ mb: 2 }}>
               {findings.length} rules fired, most urgent first.
@@ -312,6 +339,11 @@ export default function ClinicalAssessmentPage() {
           <Typography variant="overline" color="text.secondary">
             Question {answered + 1}
           </Typography>
+          {assessment.patient && (
+            <Typography variant="body2" color="text.secondary" data-testid="assessment-patient">
+              Patient: {patientLabel(assessment.patient)}
+            </Typography>
+          )}
           <Typography
             id="question-title"
             ref={questionHeading}
@@ -339,11 +371,12 @@ export default function ClinicalAssessmentPage() {
               busy={submitting === TYPED}
               serverError={typedError}
               prefill={offered && typeof offered.value === 'number' ? { ...offered, value: offered.value } : undefined}
+              prefillOrigin={prefill?.origin}
             />
           )}
           {offeredOption && (
             <Alert severity="info" sx={{ mb: 2 }} data-testid="prefill-note">
-              {prefillNote(offered!)}: {offeredOption.label}. Choose it to confirm, or choose another answer.
+              {prefillNote(offered!, prefill?.origin)}: {offeredOption.label}. Choose it to confirm, or choose another answer.
             </Alert>
           )}
           {numeric && bands.length > 0 && (

@@ -93,10 +93,13 @@ export function NumericAnswerField({
   busy,
   serverError,
   prefill,
+  prefillOrigin,
 }: {
   question: QuestionJson & { input: NumericInputJson };
   /** The EHR's value for this question (CDS card link): filled in, and recorded only when the clinician confirms it. */
   prefill?: CdsPrefillValue & { value: number };
+  /** Where the prefilled value came from: the stored record (the Panel) or the EHR (a CDS card). */
+  prefillOrigin?: 'record' | 'ehr';
   onSubmit: (answer: TypedAnswer) => void;
   busy: boolean;
   /** The server's message when it refused the last value (e.g. 422 out_of_range). */
@@ -196,7 +199,7 @@ export function NumericAnswerField({
       </Box>
       {given && (
         <Alert severity="info" sx={{ mt: 1 }} data-testid="prefill-note">
-          {prefillNote(given)}. Check the value, then record it.
+          {prefillNote(given, prefillOrigin)}. Check the value, then record it.
         </Alert>
       )}
       {refusal && (

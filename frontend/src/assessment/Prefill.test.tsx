@@ -83,6 +83,48 @@ describe('the clinical form opened from a CDS card', () => {
     expect(screen.getByRole('textbox', { name: 'HbA1c (%)' })).toHaveValue('');
   });
 
+  // Issue 20: the summary names whose values these are and where they came from; starting names the record
+  // context, so the case keeps the patient and the results.
+  it('Start assessment from the Panel: the form says the values are from the record, names the patient, and keeps them with the case', async () => {
+    const patient = { source: 'record' as const, reference: 'Patient/rising-a1c', name: 'Ada Hightower' };
+    const context = '6f1c1c7e-8a55-4f55-9a57-3f3c4a0c2d11';
+    const api = ehrFlow(
+      json(200, { values: [a1c], issued_at: '2026-11-23T10:00:00.000Z', origin: 'record', patient, record_context: context }),
+    );
+    api.routes['POST /api/assessments'] = json(201, { ...atHba1c(), patient });
+    renderApp(`/clinical-form?prefill=${TICKET}`);
+    const summary = await screen.findByTestId('prefill-summary');
+    expect(summary).toHaveTextContent('Values from the record');
+    expect(within(summary).getByTestId('prefill-patient')).toHaveTextContent(
+      "Patient: Ada Hightower · Patient/rising-a1c in the clinic's records",
+    );
+    expect(summary).not.toHaveTextContent('EHR');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Start Assessment' }));
+    const card = await screen.findByTestId('question-card');
+    expect(api.callsTo('POST /api/assessments').map((c) => c.body)).toEqual([{ mode: 'clinical', record_context: context }]);
+    expect(within(card).getByTestId('assessment-patient')).toHaveTextContent('Patient: Ada Hightower');
+    expect(within(card).getByTestId('prefill-note')).toHaveTextContent('From the record, observed Nov 13, 2026.');
+  });
+
+  it('values loaded too long ago: starting is refused with the reason, and the values are no longer offered', async () => {
+    const api = ehrFlow(
+      json(200, {
+        values: [a1c],
+        issued_at: '2026-11-23T10:00:00.000Z',
+        origin: 'ehr',
+        patient: { source: 'ehr', reference: 'Patient/p1', name: null },
+        record_context: '6f1c1c7e-8a55-4f55-9a57-3f3c4a0c2d11',
+      }),
+    );
+    api.routes['POST /api/assessments'] = apiError(410, 'record_context_unavailable', "The patient's record context cannot be used.");
+    renderApp(`/clinical-form?prefill=${TICKET}`);
+    expect(await screen.findByTestId('prefill-patient')).toHaveTextContent('Patient: EHR patient p1');
+    await userEvent.click(screen.getByRole('button', { name: 'Start Assessment' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent("The patient's record context cannot be used.");
+    expect(screen.queryByTestId('prefill-summary')).toBeNull();
+  });
+
   it('signed out: the link goes to sign-in, and its ticket waits in this tab', async () => {
     mockApi({});
     renderApp(`/clinical-form?prefill=${TICKET}`);

@@ -1,4 +1,4 @@
-import { CDS_PREFILL_PARAM, type CdsPrefillValue } from '@cds/contracts';
+import { CDS_PREFILL_PARAM, type CdsPrefillJson, type CdsPrefillValue, type RecordPatientJson } from '@cds/contracts';
 import { formatDate } from '../components/format';
 
 /**
@@ -48,10 +48,15 @@ export function takeTicket(search: string): string | null {
   return t;
 }
 
-/** Values from the EHR and the assessment they belong to (null: the next one started). */
+/** Values from the EHR or the record, and the assessment they belong to (null: the next one started). */
 export interface Prefill {
   values: CdsPrefillValue[];
   assessment_id: string | null;
+  /** Absent in values kept by an earlier version of the page: read as the EHR's. */
+  origin?: CdsPrefillJson['origin'];
+  patient?: RecordPatientJson | null;
+  /** Named when the assessment starts, so it keeps the patient and the results the values came from. */
+  record_context?: string | null;
 }
 
 export function rememberPrefill(p: Prefill | null): void {
@@ -70,5 +75,8 @@ export function recalledPrefill(): Prefill | null {
 /** "observed Nov 20, 2026" (the app's one date format), or "Patient record" for age and sex. */
 export const prefillWhen = (v: CdsPrefillValue): string => (v.observed_at ? `observed ${formatDate(v.observed_at)}` : 'Patient record');
 
-/** "From EHR, observed Nov 20, 2026". */
-export const prefillNote = (v: CdsPrefillValue): string => `From EHR, ${prefillWhen(v)}`;
+/** Where the values came from, in words: the clinic's stored record (the Panel) or the EHR (a CDS card). */
+export const originWords = (origin: Prefill['origin']): string => (origin === 'record' ? 'From the record' : 'From EHR');
+
+/** "From EHR, observed Nov 20, 2026"; "From the record, observed …" for values the Panel read from the stored record. */
+export const prefillNote = (v: CdsPrefillValue, origin?: Prefill['origin']): string => `${originWords(origin)}, ${prefillWhen(v)}`;

@@ -1,3 +1,4 @@
+import type { RecordPatientJson } from '@cds/contracts';
 import { canonicalOperator, OPERATOR_SYMBOL } from '@cds/engine';
 
 /** US short date, e.g. "Jan 5, 2025" (docs/product-spec.md section 9: dates in US short format). */
@@ -45,4 +46,17 @@ export function displayName(
     .join(' ')
     .trim();
   return full || email || 'User';
+}
+
+/** The patient's id where the values were read: "Patient/p1 in the clinic's records", "EHR patient p1". */
+export function patientIdText(p: RecordPatientJson): string {
+  return p.source === 'record' ? `${p.reference} in the clinic's records` : `EHR patient ${p.reference.replace(/^Patient\//, '')}`;
+}
+
+/**
+ * Whose values these are, as a physician checks them: "Ada Hightower · Patient/p1 in the clinic's records",
+ * "Ada Hightower · EHR patient p1", or the id alone when the record gave no name.
+ */
+export function patientLabel(p: RecordPatientJson): string {
+  return p.name ? `${p.name} · ${patientIdText(p)}` : patientIdText(p);
 }

@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { listAssessments, listChatSessions } from '../api/endpoints';
-import { formatDateTime } from '../components/format';
+import { formatDateTime, patientIdText } from '../components/format';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/StateViews';
 import { useAsync } from '../components/useAsync';
 import { CASE_KIND_LABEL, CaseStatusChip, ChatStatusChip, caseTitle, chatTitle } from './CaseList';
@@ -106,7 +106,18 @@ export default function CaseHistory() {
                       to={`/pcp/cases/${a.id}`}
                       startedAt={a.created_at}
                       status={<CaseStatusChip assessment={a} />}
-                      title={caseTitle(a)}
+                      title={
+                        a.patient ? (
+                          <>
+                            {caseTitle(a)}
+                            <Typography variant="body2" color="text.secondary" data-testid="case-row-patient">
+                              {a.patient.name ?? patientIdText(a.patient)}
+                            </Typography>
+                          </>
+                        ) : (
+                          caseTitle(a)
+                        )
+                      }
                       kind={CASE_KIND_LABEL.assessment}
                       answers={a.answer_details?.length ?? Object.keys(a.answers ?? {}).length}
                       completedAt={a.completed_at}

@@ -21,10 +21,36 @@ export interface CdsPrefillValue {
   source: 'observation' | 'patient';
 }
 
+/**
+ * Minutes after redeeming a ticket within which an assessment may name its `record_context`
+ * (POST /api/assessments), once.
+ */
+export const RECORD_CONTEXT_TTL_MINUTES = 60;
+
+/** Whose values these are, as the record named the patient when they were read. */
+export interface RecordPatientJson {
+  /** Where the values were read: the clinic's stored records (the Panel) or an EHR (a CDS Hooks card). */
+  source: 'record' | 'ehr';
+  /** "Patient/<id>": in the stored records, or the EHR's own patient id from the hook's context. */
+  reference: string;
+  /** As the Patient resource gives it ("Given Family"); null when the record gave no name or it was not read. */
+  name: string | null;
+}
+
 /** POST /api/cds-prefill/redeem { ticket } → the values behind a card's link (once). */
 export interface CdsPrefillJson {
   values: CdsPrefillValue[];
   issued_at: string;
+  /** Where the values were read: the stored records (the Panel's "Start assessment") or an EHR (a CDS card). */
+  origin: 'record' | 'ehr';
+  /** Who the values are about; null for a ticket issued without it. */
+  patient: RecordPatientJson | null;
+  /**
+   * Opaque: name it as `record_context` when starting the assessment (POST /api/assessments), within
+   * RECORD_CONTEXT_TTL_MINUTES, and the assessment keeps the patient and the results the values were
+   * read from. null for a ticket issued without them.
+   */
+  record_context: string | null;
 }
 
 /** An EHR registered to call the CDS Hooks services (GET/POST /api/cds-clients). */

@@ -4,6 +4,8 @@
  * (Issue 9: what the clinician enters is stored and shown as entered; every finding is shown.)
  */
 import type { Answers, NumericInput } from '@cds/engine';
+import type { RecordPatientJson } from './cds-hooks';
+import type { ResultHistoryJson } from './panel';
 
 /** A band chosen from the partition: an interval, never a representative point. `null` = open end. */
 export interface RangeValue {
@@ -238,6 +240,16 @@ export interface AssessmentJson extends AssessmentResultJson {
   updated_at: string;
   completed_at: string | null;
   debug_log?: DebugLogEntryJson[];
+  /**
+   * Whose values the assessment was started with, when it named the record context of a prefill
+   * (the Panel's "Start assessment" or a CDS card); null otherwise.
+   */
+  patient?: RecordPatientJson | null;
+  /**
+   * `GET /api/assessments/:id` only, when `patient` is set: each parameter's results as they were read
+   * when the assessment started (a snapshot: the EHR is not read again), oldest first.
+   */
+  histories?: ResultHistoryJson[];
 }
 
 /** `GET /api/assessments/summary`: the caller's assessments (all of them for administrators) and the rules in force. */

@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   'fhir_data_unavailable',
   'fhir_server_not_allowed',
   'prefill_unavailable',
+  'record_context_unavailable',
   // FHIR out and the adaptive questionnaire (issue 11)
   'invalid_fhir_resource',
   'questionnaire_mismatch',

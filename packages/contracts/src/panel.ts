@@ -123,7 +123,13 @@ export interface PanelPatientJson {
 }
 
 /** One test's results from the record, in one unit, with the cut-points a physician reads them against. */
-export interface PanelHistoryJson {
+export type PanelHistoryJson = ResultHistoryJson;
+
+/**
+ * One test's (or parameter's) results from the record, in one unit, with the cut-points a physician
+ * reads them against: the Panel's histories, and those an assessment started from the record keeps.
+ */
+export interface ResultHistoryJson {
   title: string;
   /** Readable unit ("mmHg", "%"). */
   unit: string;

@@ -5,11 +5,13 @@ import type {
   FindingJson,
   QuestionJson,
   RuledOutJson,
+  RecordPatientJson,
   RuleSetVersionRefJson,
   UndeterminedRuleJson,
 } from '@cds/contracts';
 import type { Answers } from '@cds/engine';
 import { User } from '../users/user.entity';
+import type { RecordHistorySnapshot } from './record-context';
 
 /** A published rule-set version an assessment or chat session was decided with. */
 export type VersionRef = RuleSetVersionRefJson;
@@ -89,6 +91,14 @@ export class Assessment {
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   debug_log: DebugLogEntry[];
+
+  /** Whose values it was started with (a prefill's record context); null when started without one. */
+  @Column({ type: 'jsonb', nullable: true })
+  record_patient: RecordPatientJson | null;
+
+  /** The results those values were read from, as read then (the EHR is not read again). */
+  @Column({ type: 'jsonb', nullable: true })
+  record_history: RecordHistorySnapshot | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   created_at: Date;

@@ -27,9 +27,12 @@ export class AssessmentsController {
 
   @ContractResponse('AssessmentJson')
   @Post()
-  @ApiOperation({ summary: 'Start a clinical assessment with the published rules: the first question, or completed at once' })
-  start(@CurrentUser() user: AuthUser, @Body() _body: StartAssessmentDto): Promise<AssessmentJson> {
-    return this.assessments.start(user);
+  @ApiOperation({
+    summary:
+      'Start a clinical assessment with the published rules { mode?, record_context? }: the first question, or completed at once (410 record_context_unavailable when the named context cannot be used)',
+  })
+  start(@CurrentUser() user: AuthUser, @Body() body: StartAssessmentDto): Promise<AssessmentJson> {
+    return this.assessments.start(user, body.record_context);
   }
 
   @ContractResponse('AssessmentJson', { array: true })

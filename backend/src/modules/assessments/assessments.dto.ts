@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, NotEquals } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, NotEquals } from 'class-validator';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '@cds/contracts';
 import { IsReferenceId, Optional } from '../../common/api-helpers';
 
@@ -8,6 +8,15 @@ export class StartAssessmentDto {
   @Optional()
   @IsIn(['clinical'], { message: "mode must be 'clinical'" })
   mode?: 'clinical';
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "The `record_context` of a prefill this user redeemed (POST /api/cds-prefill/redeem) within the last 60 minutes: the assessment keeps whose values they were and the results they were read from (the Panel's or the EHR's, as read then), shown on its case detail. One assessment per context; unknown, another user's, older or already used is 410 record_context_unavailable. Without it the assessment holds no patient identity.",
+  })
+  @Optional()
+  @IsUUID('all', { message: 'record_context must be the record_context of a redeemed prefill' })
+  record_context?: string;
 }
 
 export class AnswerDto {

@@ -2,16 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { AnswerDetailJson, AssessmentJson, FindingJson, QuestionJson, RuledOutJson, UndeterminedRuleJson } from '@cds/contracts';
+import type {
+  AnswerDetailJson,
+  AssessmentJson,
+  FindingJson,
+  QuestionJson,
+  RecordPatientJson,
+  RuledOutJson,
+  UndeterminedRuleJson,
+} from '@cds/contracts';
 import type { Stored } from '../../common/stored';
 import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
 import type { CaseListFilter } from './case-history';
 import type { QuestionSource } from '../polish';
 import { Assessment, type DebugLogEntry, type VersionRef } from './assessment.entity';
+import type { RecordHistorySnapshot } from './record-context';
 
-/** An assessment as read (with its owner's email); the debug log only when asked for. */
-export type AssessmentRow = Stored<AssessmentJson, 'created_at' | 'updated_at' | 'completed_at'>;
+/** An assessment as read (with its owner's email); the debug log and the record's history only when asked for. */
+export type AssessmentRow = Stored<Omit<AssessmentJson, 'histories'>, 'created_at' | 'updated_at' | 'completed_at'> & {
+  record_history?: RecordHistorySnapshot | null;
+};
 
 /** Where the engine left the assessment after a step. */
 export interface AssessmentState {
@@ -26,7 +37,10 @@ export interface AssessmentState {
 }
 
 export interface NewAssessment extends AssessmentState {
+  id: string;
   user_id: string;
+  record_patient: RecordPatientJson | null;
+  record_history: RecordHistorySnapshot | null;
   rule_set_versions: VersionRef[];
   debug_log: DebugLogEntry[];
   created_at: Date;
@@ -72,6 +86,7 @@ const COLUMNS = [
   'a.created_at AS created_at',
   'a.updated_at AS updated_at',
   'a.completed_at AS completed_at',
+  'a.record_patient AS patient',
 ];
 
 /** A jsonb parameter: SQL NULL for null (JSON.stringify would store the JSON value null). */
@@ -98,21 +113,23 @@ export class AssessmentsRepository {
     return debug ? qb.addSelect('a.debug_log', 'debug_log') : qb;
   }
 
-  async insert(a: NewAssessment): Promise<string> {
-    const result = await this.db
+  async insert(a: NewAssessment): Promise<void> {
+    await this.db
       .createQueryBuilder()
       .insert()
       .into(Assessment)
       .values({ ...a, updated_at: a.created_at } as QueryDeepPartialEntity<Assessment>)
-      .returning('id')
       .execute();
-    return (result.raw as { id: string }[])[0].id;
   }
 
-  /** `ownerId` narrows to one owner's assessment (a PCP's view); null reads any. Plain SQL: this is on every answer. */
-  async find(id: string, ownerId: string | null, debug = false): Promise<AssessmentRow | null> {
+  /**
+   * `ownerId` narrows to one owner's assessment (a PCP's view); null reads any. `history` adds the
+   * record's history snapshot (the case detail). Plain SQL: this is on every answer.
+   */
+  async find(id: string, ownerId: string | null, debug = false, history = false): Promise<AssessmentRow | null> {
     const rows = (await this.db.query(
-      `SELECT ${COLUMNS.join(', ')}${debug ? ', a.debug_log AS debug_log' : ''} FROM assessments a JOIN users u ON u.id = a.user_id
+      `SELECT ${COLUMNS.join(', ')}${debug ? ', a.debug_log AS debug_log' : ''}${history ? ', a.record_history AS record_history' : ''}
+         FROM assessments a JOIN users u ON u.id = a.user_id
         WHERE a.id = $1${ownerId ? ' AND a.user_id = $2' : ''}`,
       ownerId ? [id, ownerId] : [id],
     )) as AssessmentRow[];

@@ -1,5 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import { isAdmin, type AnswerDetailJson, type AssessmentJson, type AssessmentSummaryJson } from '@cds/contracts';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Optional } from '@nestjs/common';
+import {
+  isAdmin,
+  RECORD_CONTEXT_TTL_MINUTES,
+  type AnswerDetailJson,
+  type AssessmentJson,
+  type AssessmentSummaryJson,
+} from '@cds/contracts';
 import {
   clinicalStart,
   clinicalStep,
@@ -21,6 +28,7 @@ import { AssessmentsRepository, type AssessmentRow, type AssessmentState, type W
 import { questionText } from '../polish';
 import { enteredOf, logEntries, toResult } from './outcome';
 import { PublishedRules, type Knowledge } from './published-rules';
+import { historiesOf, RecordContexts, type RecordContext } from './record-context';
 import { WrittenRows } from './written-rows';
 
 export { ASSESSMENT_SORTABLE } from './assessments.repository';
@@ -59,6 +67,8 @@ export class AssessmentsService {
   constructor(
     private readonly repo: AssessmentsRepository,
     private readonly published: PublishedRules,
+    // Provided by the CDS Hooks module, whose prefill tickets hold the contexts; absent, no context can be named.
+    @Optional() private readonly contexts?: RecordContexts,
   ) {}
 
   /** The in-progress assessments this process wrote last (see WrittenRows). */
@@ -66,8 +76,11 @@ export class AssessmentsService {
   /** Question wording by parameter id, with the fingerprint of the parameter row it was read from. */
   private readonly wording = new Map<string, Wording>();
 
-  /** Loads the active rules of the published, active rule sets and asks the first question (or completes at once). */
-  async start(user: AuthUser): Promise<AssessmentJson> {
+  /**
+   * Loads the active rules of the published, active rule sets and asks the first question (or completes at once).
+   * `recordContext` (from a redeemed prefill) keeps the patient and the results the prefill was read from.
+   */
+  async start(user: AuthUser, recordContext?: string): Promise<AssessmentJson> {
     const k = await this.published.current();
     const at = new Date();
     const step = clinicalStart(k.rules, k.parameters, { now: at, prepared: k.prepared });
@@ -77,13 +90,23 @@ export class AssessmentsService {
       message: `Loaded ${k.rules.length} active rule${k.rules.length === 1 ? '' : 's'} from ${k.versions.length} published rule set${k.versions.length === 1 ? '' : 's'}`,
       data: { rule_set_versions: k.versions },
     };
-    const id = await this.repo.insert({
-      ...state,
-      user_id: user.id,
-      rule_set_versions: k.versions,
-      debug_log: logEntries([loaded, ...step.log], at),
-      created_at: at,
-    });
+    const id = randomUUID();
+    const context = recordContext === undefined ? null : await this.attach(recordContext, user, id);
+    try {
+      await this.repo.insert({
+        ...state,
+        id,
+        user_id: user.id,
+        rule_set_versions: k.versions,
+        debug_log: logEntries([loaded, ...step.log], at),
+        created_at: at,
+        record_patient: context?.patient ?? null,
+        record_history: context?.history ?? null,
+      });
+    } catch (e) {
+      if (context) await this.contexts!.release(recordContext!, id).catch(() => undefined);
+      throw e;
+    }
     const row: Row = {
       id,
       user_id: user.id,
@@ -95,10 +118,22 @@ export class AssessmentsService {
       rule_set_versions: k.versions,
       created_at: at,
       updated_at: at,
+      patient: context?.patient ?? null,
       ...state,
     };
     if (!row.is_completed) this.written.keep(row);
     return toJson(row);
+  }
+
+  /** The context of a prefill this user redeemed lately, tied to assessment `id`; 410 when it cannot be. */
+  private async attach(ref: string, user: AuthUser, id: string): Promise<RecordContext> {
+    const context = this.contexts ? await this.contexts.attach(ref, user.id, id) : null;
+    if (!context)
+      throw new DomainError(
+        'record_context_unavailable',
+        `The patient's record context cannot be used: it is kept for ${RECORD_CONTEXT_TTL_MINUTES} minutes after the values are loaded, for the clinician who loaded them, and for one assessment. Open the patient from the Panel or the EHR again.`,
+      );
+    return context;
   }
 
   /**
@@ -191,9 +226,9 @@ export class AssessmentsService {
 
   /** A PCP sees their own assessments; an administrator sees every one. */
   async get(user: AuthUser, id: string, debug: boolean): Promise<AssessmentJson> {
-    const row = await this.repo.find(id, isAdmin(user.role) ? null : user.id, debug);
+    const row = await this.repo.find(id, isAdmin(user.role) ? null : user.id, debug, true);
     if (!row) throw notFound('Assessment');
-    return toJson(row);
+    return { ...toJson(row), ...(row.patient && row.record_history ? { histories: historiesOf(row.record_history) } : {}) };
   }
 
   /**
@@ -282,6 +317,7 @@ function toJson(r: Row): AssessmentJson {
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at)!,
     completed_at: iso(r.completed_at),
+    patient: r.patient ?? null,
     ...(r.debug_log ? { debug_log: r.debug_log } : {}),
   };
 }

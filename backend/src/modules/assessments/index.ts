@@ -8,3 +8,11 @@ export { askedTwice, AssessmentsService } from './assessments.service';
 export { enteredOf, toActions, toResult } from './outcome';
 export { PublishedRules, type Knowledge } from './published-rules';
 export { AssessmentsModule } from './assessments.module';
+export {
+  historiesOf,
+  RecordContexts,
+  type ParameterHistorySnapshot,
+  type RecordContext,
+  type RecordHistorySnapshot,
+  type SnapshotResult,
+} from './record-context';

@@ -5,26 +5,16 @@ import { CdsClientsController, CdsPrefillController, CdsServicesController } fro
 import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
 import { PatientViewService } from './patient-view.service';
-import { PrefillTickets } from './prefill.service';
+import { PrefillTicketsModule, RecordContextsModule } from './prefill-tickets.module';
 import { RecordPrefill } from './record-prefill.service';
 import { CardFeedback } from './feedback.service';
-import { CdsHooksRepository } from './cds-hooks.repository';
 import { HookSnapshots } from './hook-snapshot';
 
 /** CDS Hooks 2.0: EHRs call the published rule sets (issue 11). */
 @Module({
-  imports: [AssessmentsModule, RecordsModule],
+  imports: [AssessmentsModule, RecordsModule, PrefillTicketsModule, RecordContextsModule],
   controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
-  providers: [
-    CdsHooksRepository,
-    CdsClientsService,
-    ClientJwtVerifier,
-    HookSnapshots,
-    PatientViewService,
-    PrefillTickets,
-    CardFeedback,
-    RecordPrefill,
-  ],
+  providers: [CdsClientsService, ClientJwtVerifier, HookSnapshots, PatientViewService, CardFeedback, RecordPrefill],
   exports: [RecordPrefill],
 })
 export class CdsHooksModule {}

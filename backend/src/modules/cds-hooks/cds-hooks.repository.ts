@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { CdsPrefillValue } from '@cds/contracts';
+import { RECORD_CONTEXT_TTL_MINUTES, type CdsPrefillValue, type RecordPatientJson } from '@cds/contracts';
+import type { RecordContext } from '../assessments';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { preparedQuery } from '../../database/prepared';
 import { CdsCardIssued } from './cds-card-issued.entity';
@@ -25,6 +26,28 @@ export interface RecordedHookCall {
   jti: string;
   jti_expires_at: Date;
 }
+
+/** What a ticket holds: the values, and the record context they were read with. */
+export interface TicketContent {
+  answers: readonly CdsPrefillValue[];
+  context?: RecordContext | null;
+}
+
+/** A redeemed ticket. */
+export interface RedeemedTicket {
+  id: string;
+  issuer: string;
+  answers: CdsPrefillValue[];
+  patient: RecordPatientJson | null;
+  has_history: boolean;
+  created_at: Date;
+}
+
+/**
+ * Tickets are forgotten once expired and past the time a redeemed one's context may still be taken (a
+ * ticket is redeemed before it expires), so a sweep never takes a context from under a clinician.
+ */
+const SWEEPABLE = `expires_at < now() - interval '${RECORD_CONTEXT_TTL_MINUTES} minutes'`;
 
 /** How recording a hook call went: done; refused because what it read has changed since (nothing written); or its jti was used. */
 export type HookCallOutcome = 'recorded' | 'stale' | 'replayed';
@@ -133,7 +156,7 @@ export class CdsHooksRepository {
     serviceId: string,
     cards: readonly IssuedCard[],
     tokenHashes: string[],
-    ticket: { answers: readonly CdsPrefillValue[]; expires_at: Date },
+    ticket: TicketContent & { expires_at: Date },
     sweep: boolean,
   ): Promise<HookCallOutcome> {
     const rows = await preparedQuery<{ fresh: boolean; recorded: boolean }>(
@@ -146,10 +169,10 @@ export class CdsHooksRepository {
               RETURNING 1),
             swept_jtis AS (
               DELETE FROM cds_seen_jtis WHERE $10::boolean AND expires_at < now() AND NOT (issuer = $2 AND jti = $3)),
-            swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE $10::boolean AND expires_at < now()),
+            swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE $10::boolean AND ${SWEEPABLE}),
             tickets AS (
-              INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at)
-              SELECT h, $2, $8::jsonb, $9 FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
+              INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, patient, history)
+              SELECT h, $2, $8::jsonb, $9, $11::jsonb, $12::jsonb FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
             cards AS (
               INSERT INTO cds_cards (uuid, issuer, service_id, rule_set_id, rule_id, rule_version, rule_set_version)
               SELECT uuid, $2, $5, rule_set_id, rule_id, rule_version, rule_set_version
@@ -168,6 +191,8 @@ export class CdsHooksRepository {
         JSON.stringify(ticket.answers),
         ticket.expires_at,
         sweep,
+        ticket.context ? JSON.stringify(ticket.context.patient) : null,
+        ticket.context ? JSON.stringify(ticket.context.history) : null,
       ],
     );
     const { fresh, recorded } = rows[0];
@@ -177,25 +202,51 @@ export class CdsHooksRepository {
   // Prefill tickets
 
   /** One ticket on its own (the Panel's "Start assessment": a ticket for values read from the stored record, no hook call). */
-  async insertPrefillTicket(tokenHash: string, issuer: string, answers: readonly CdsPrefillValue[], expiresAt: Date): Promise<void> {
-    await this.db.query(`INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at) VALUES ($1, $2, $3::jsonb, $4)`, [
-      tokenHash,
-      issuer,
-      JSON.stringify(answers),
-      expiresAt,
-    ]);
+  async insertPrefillTicket(tokenHash: string, issuer: string, ticket: TicketContent, expiresAt: Date): Promise<void> {
+    await this.db.query(
+      `INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, patient, history) VALUES ($1, $2, $3::jsonb, $4, $5::jsonb, $6::jsonb)`,
+      [
+        tokenHash,
+        issuer,
+        JSON.stringify(ticket.answers),
+        expiresAt,
+        ticket.context ? JSON.stringify(ticket.context.patient) : null,
+        ticket.context ? JSON.stringify(ticket.context.history) : null,
+      ],
+    );
   }
 
   /** Marks an unexpired, unused ticket redeemed and returns its values; null when there is none. */
-  async redeemPrefillTicket(tokenHash: string, userId: string): Promise<{ answers: CdsPrefillValue[]; created_at: Date } | null> {
-    const rows: { answers: CdsPrefillValue[]; created_at: Date }[] = await this.db.query(
+  async redeemPrefillTicket(tokenHash: string, userId: string): Promise<RedeemedTicket | null> {
+    const rows: RedeemedTicket[] = await this.db.query(
       `WITH used AS (
          UPDATE cds_prefill_tickets SET redeemed_at = now(), redeemed_by = $2
           WHERE token_hash = $1 AND redeemed_at IS NULL AND expires_at > now()
-          RETURNING answers, created_at)
-       SELECT answers, created_at FROM used`,
+          RETURNING id, issuer, answers, patient, history IS NOT NULL AS has_history, created_at)
+       SELECT * FROM used`,
       [tokenHash, userId],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * Ties a redeemed ticket's record context to an assessment, in one statement: only the clinician who
+   * redeemed it, within RECORD_CONTEXT_TTL_MINUTES, and only once. Null when it cannot be.
+   */
+  async attachRecordContext(id: string, userId: string, assessmentId: string): Promise<RecordContext | null> {
+    const rows: RecordContext[] = await this.db.query(
+      `WITH taken AS (
+         UPDATE cds_prefill_tickets SET assessment_id = $3
+          WHERE id = $1 AND redeemed_by = $2 AND assessment_id IS NULL AND patient IS NOT NULL AND history IS NOT NULL
+            AND redeemed_at > now() - make_interval(mins => $4)
+          RETURNING patient, history)
+       SELECT patient, history FROM taken`,
+      [id, userId, assessmentId, RECORD_CONTEXT_TTL_MINUTES],
+    );
+    return rows[0] ?? null;
+  }
+
+  async releaseRecordContext(id: string, assessmentId: string): Promise<void> {
+    await this.db.query(`UPDATE cds_prefill_tickets SET assessment_id = NULL WHERE id = $1 AND assessment_id = $2`, [id, assessmentId]);
   }
 }

@@ -1,4 +1,5 @@
-import type { CdsPrefillValue } from '@cds/contracts';
+import type { CdsPrefillValue, RecordPatientJson } from '@cds/contracts';
+import type { RecordHistorySnapshot } from '../assessments';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
@@ -29,6 +30,18 @@ export class CdsPrefillTicket {
 
   @Column({ name: 'redeemed_by', type: 'uuid', nullable: true })
   redeemed_by!: string | null;
+
+  /** Whose values these are (the record context; null on tickets issued without it). */
+  @Column({ type: 'jsonb', nullable: true })
+  patient!: RecordPatientJson | null;
+
+  /** The results the values were read from, as read then. */
+  @Column({ type: 'jsonb', nullable: true })
+  history!: RecordHistorySnapshot | null;
+
+  /** The assessment that took the record context (once). */
+  @Column({ name: 'assessment_id', type: 'uuid', nullable: true })
+  assessment_id!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   created_at!: Date;

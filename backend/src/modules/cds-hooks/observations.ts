@@ -11,7 +11,7 @@ import {
   type RecordResult,
 } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { formatNumber, isNumericParameter, numericLimits } from '../assessments';
+import { formatNumber, isNumericParameter, numericLimits, type ParameterHistorySnapshot, type SnapshotResult } from '../assessments';
 
 /**
  * A hook call's reading of the record for one parameter: the engine reads the Observations (statuses,
@@ -141,5 +141,46 @@ export function readParameter(observations: readonly Json[], parameter: EnginePa
       observation_id: last.id,
     },
     future,
+  };
+}
+
+/**
+ * Every usable result of the parameter's codes, newest first, as the record gave it and, when given in
+ * another unit, in the parameter's: the history an assessment started with these values keeps. A result
+ * with no single number in the parameter's unit (a comparator, a unit it cannot convert, no number, an
+ * implausible value) is counted, not kept. Null when the record holds no result of its codes.
+ */
+export function historyOf(
+  observations: readonly Json[],
+  parameter: EngineParameter,
+  loinc: string,
+  now: Date,
+  cutPoints: readonly number[],
+): ParameterHistorySnapshot | null {
+  if (!isNumericParameter(parameter)) return null;
+  const { results } = readHistory(observations, readCodes(loinc), now.getTime());
+  if (!results.length) return null;
+  const limits = numericLimits(parameter);
+  const scale = { unit: parameter.units ?? null, min: limits.min, max: limits.max, conversions: limits.units };
+  const kept: SnapshotResult[] = [];
+  let notPlotted = 0;
+  for (const r of results) {
+    const read = r.comparator ? null : inParameterUnit(r, scale);
+    if (!read || isUnreadable(read) || typeof read.value !== 'number') notPlotted++;
+    else
+      kept.push({
+        at: new Date(r.at).toISOString(),
+        value: read.given,
+        unit: read.unit,
+        ...(read.converted ? { converted: read.value } : {}),
+      });
+  }
+  return {
+    parameter_id: parameter.id,
+    display_name: parameter.display_name || parameter.name,
+    unit: parameter.units ?? null,
+    cut_points: [...cutPoints],
+    results: kept,
+    not_plotted: notPlotted,
   };
 }

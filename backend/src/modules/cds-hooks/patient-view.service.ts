@@ -8,8 +8,8 @@ import {
 } from '@cds/contracts';
 import { clinicalStep, type Answers } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { enteredOf, toResult } from '../assessments';
-import { ValueSets } from '../records';
+import { enteredOf, toResult, type ParameterHistorySnapshot } from '../assessments';
+import { nameOfPatient, ValueSets } from '../records';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
 import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
@@ -17,7 +17,8 @@ import { ageOn, sexAnswer } from './demographics';
 import { fetchFailure, FetchFailed, fetchFhir } from './fhir-client';
 import { parsePatientViewRequest, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
-import { bundleResources, checkSubjects, hasNextPage, readParameter, type NoValue, type ObservedValue } from './observations';
+import { bundleResources, checkSubjects, hasNextPage, historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
+import { cutPointsOf, historySnapshot } from './record-context';
 import { PrefillTickets } from './prefill.service';
 import { historyQuery, readHistoryInput, valueSetsOf, type HistoryInput, type HistoryReading } from './record-history';
 import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
@@ -133,6 +134,8 @@ export class PatientViewService {
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
+    /** Each measured parameter's results as read: kept with the prefill, for the assessment started from a card. */
+    const results = new Map<string, ParameterHistorySnapshot | null>();
     /** What the info card lists: values set aside, inputs not fetched, results dated in the future. */
     const setAside: string[] = [];
     const future: string[] = [];
@@ -165,6 +168,7 @@ export class PatientViewService {
         }
         for (const m of group) {
           const { outcome, future: later } = readParameter(resources, m.parameter, m.loinc, now);
+          results.set(m.parameter.id, historyOf(resources, m.parameter, m.loinc, now, cutPointsOf(k, m.parameter)));
           out.future.push(...later);
           if ('value' in outcome) observed.set(m.parameter.id, outcome);
           else {
@@ -227,6 +231,7 @@ export class PatientViewService {
     }
     setAside.push(...implausiblePressures(measured, observed, missing));
     const fromPatient = new Map<string, string | number | boolean>();
+    let patientName: string | null = null;
     const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
     if (wanted.length || PATIENT_KEY in req.prefetch) {
       const fromServer = !(PATIENT_KEY in req.prefetch);
@@ -234,6 +239,7 @@ export class PatientViewService {
       try {
         if (fromServer) fetches.tried++;
         patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
+        patientName = nameOfPatient(patient);
       } catch (e) {
         const failed = fetchFailure(e, fromServer);
         if (!failed) throw e;
@@ -300,6 +306,8 @@ export class PatientViewService {
       PATIENT_VIEW,
       prefill,
       issued,
+      // The EHR's own patient id: the record context names the patient as the EHR does.
+      { patient: { source: 'ehr', reference: `Patient/${patientId}`, name: patientName }, history: historySnapshot(k, results, now) },
     );
     cards.forEach((c, i) => {
       c.links = [

@@ -2,19 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CDS_PREFILL_TTL_MINUTES, type CdsPrefillJson, type CdsPrefillValue } from '@cds/contracts';
 import { DomainError } from '../../common/errors';
+import { RecordContexts, type RecordContext } from '../assessments';
 import { CdsHooksRepository, type IssuedCard, type RecordedHookCall } from './cds-hooks.repository';
 import { ReplayedJwt } from './client-jwt';
 import { StaleSnapshot } from './hook-snapshot';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** The issuer of tickets for values read from the stored record (the Panel), per user. */
+export const RECORD_STORE_ISSUER = 'record-store:';
+
 /**
  * One-time, short-lived tickets behind the links on CDS cards. The link holds only a random token;
  * the values stay here until a signed-in clinician redeems the ticket, once, within
- * CDS_PREFILL_TTL_MINUTES.
+ * CDS_PREFILL_TTL_MINUTES. A ticket also keeps its record context (whose values, and the results they
+ * were read from), which the assessment started with them may take, once.
  */
 @Injectable()
-export class PrefillTickets {
+export class PrefillTickets implements RecordContexts {
   constructor(private readonly repo: CdsHooksRepository) {}
 
   /**
@@ -28,6 +33,7 @@ export class PrefillTickets {
     serviceId: string,
     values: readonly CdsPrefillValue[],
     cards: readonly IssuedCard[],
+    context: RecordContext | null,
   ): Promise<string[]> {
     const tokens = cards.map(() => randomBytes(24).toString('base64url'));
     const expires_at = new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000);
@@ -37,7 +43,7 @@ export class PrefillTickets {
       serviceId,
       cards,
       tokens.map(hash),
-      { answers: values, expires_at },
+      { answers: values, context, expires_at },
       Math.random() < 0.05,
     );
     if (outcome === 'stale') throw new StaleSnapshot();
@@ -49,9 +55,14 @@ export class PrefillTickets {
    * A ticket for values read from the stored record (the Panel's "Start assessment"): the same
    * one-time, short-lived ticket a card link carries, issued to `issuer` without a hook call.
    */
-  async issue(issuer: string, values: readonly CdsPrefillValue[]): Promise<string> {
+  async issue(issuer: string, values: readonly CdsPrefillValue[], context: RecordContext): Promise<string> {
     const token = randomBytes(24).toString('base64url');
-    await this.repo.insertPrefillTicket(hash(token), issuer, values, new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000));
+    await this.repo.insertPrefillTicket(
+      hash(token),
+      issuer,
+      { answers: values, context },
+      new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000),
+    );
     return token;
   }
 
@@ -63,6 +74,20 @@ export class PrefillTickets {
         'prefill_unavailable',
         `This link has expired or was already used. Links from the EHR work once, within ${CDS_PREFILL_TTL_MINUTES} minutes: open the card in the EHR again.`,
       );
-    return { values: row.answers, issued_at: new Date(row.created_at).toISOString() };
+    return {
+      values: row.answers,
+      issued_at: new Date(row.created_at).toISOString(),
+      origin: row.issuer.startsWith(RECORD_STORE_ISSUER) ? 'record' : 'ehr',
+      patient: row.patient,
+      record_context: row.patient && row.has_history ? row.id : null,
+    };
+  }
+
+  attach(ref: string, userId: string, assessmentId: string): Promise<RecordContext | null> {
+    return this.repo.attachRecordContext(ref, userId, assessmentId);
+  }
+
+  release(ref: string, assessmentId: string): Promise<void> {
+    return this.repo.releaseRecordContext(ref, assessmentId);
   }
 }

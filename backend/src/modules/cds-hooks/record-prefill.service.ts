@@ -1,20 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { CDS_PREFILL_PARAM, type CdsPrefillValue, type PanelPrefillJson } from '@cds/contracts';
 import { notFound } from '../../common/errors';
-import { RecordsRepository } from '../records';
+import { nameOfPatient, RecordsRepository } from '../records';
+import type { ParameterHistorySnapshot } from '../assessments';
 import { ageOn, sexAnswer } from './demographics';
 import { HookSnapshots } from './hook-snapshot';
-import { readParameter, type NoValue, type ObservedValue } from './observations';
+import { historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
+import { cutPointsOf, historySnapshot } from './record-context';
 import { implausiblePressures, prefillOf } from './answer-details';
 import { needsOf } from './record-needs';
-import { PrefillTickets } from './prefill.service';
+import { PrefillTickets, RECORD_STORE_ISSUER } from './prefill.service';
 
 /**
  * "Start assessment" from the Panel (issue 21): the stored record's latest values for the published
  * rules' LOINC-coded parameters, read exactly as a patient-view hook call reads an EHR's (the latest
  * usable, non-future result within the parameter's lookback; age and sex from the Patient), behind
  * the same one-time prefill ticket a CDS card link carries. The form offers each value; the
- * clinician confirms it.
+ * clinician confirms it. The ticket also keeps who the patient is and each parameter's results, for
+ * the assessment started with them (its case detail plots them).
  */
 @Injectable()
 export class RecordPrefill {
@@ -34,9 +37,11 @@ export class RecordPrefill {
     const now = new Date();
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
+    const histories = new Map<string, ParameterHistorySnapshot | null>();
     for (const m of measured) {
       const { outcome } = readParameter(observations, m.parameter, m.loinc, now);
       if ('value' in outcome) observed.set(m.parameter.id, outcome);
+      histories.set(m.parameter.id, historyOf(observations, m.parameter, m.loinc, now, cutPointsOf(k, m.parameter)));
     }
     // A diastolic at or above the systolic is an error of the record: neither is offered.
     implausiblePressures(measured, observed, missing);
@@ -50,7 +55,10 @@ export class RecordPrefill {
       const given = d.kind === 'age' ? ageOn(patient.resource, now) : sexAnswer(patient.resource, p, k.rules, k.parameters);
       if (given !== null) values.push(prefillOf(p, given, typeof given === 'number' ? (p.units ?? null) : null, null, 'patient'));
     }
-    const ticket = await this.tickets.issue(`record-store:${userId}`, values);
+    const ticket = await this.tickets.issue(`${RECORD_STORE_ISSUER}${userId}`, values, {
+      patient: { source: 'record', reference: `Patient/${patientId}`, name: nameOfPatient(patient.resource) },
+      history: historySnapshot(k, histories, now),
+    });
     return { url: `/clinical-form?${CDS_PREFILL_PARAM}=${ticket}`, values: values.length };
   }
 }

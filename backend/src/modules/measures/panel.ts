@@ -8,6 +8,7 @@ import type {
   PanelStatus,
 } from '@cds/contracts';
 import { evaluateRule, unitDisplay, type AnswerValue, type MeasureOutcome, type PopulationCode, type Tri } from '@cds/engine';
+import { nameOfPatient } from '../records';
 import { shown, type ShippedMeasure } from './measure-content';
 
 /**
@@ -134,13 +135,7 @@ export function gapRows(
 
 /** "Given Family" from a Patient's first usable name; the id when it has none. */
 export function patientName(patient: Json | undefined, id: string): string {
-  const names = Array.isArray(patient?.name) ? (patient.name as Json[]) : [];
-  const n = names.find((x) => x.use === 'official') ?? names[0];
-  if (!n) return `Patient ${id}`;
-  if (typeof n.text === 'string' && n.text.trim()) return n.text.trim();
-  const given = Array.isArray(n.given) ? (n.given as unknown[]).filter((g) => typeof g === 'string') : [];
-  const text = [...given, typeof n.family === 'string' ? n.family : ''].join(' ').trim();
-  return text || `Patient ${id}`;
+  return nameOfPatient(patient) ?? `Patient ${id}`;
 }
 
 /** Whole years from an ISO birth date to an ISO day; null when the birth date is absent or unreadable. */

@@ -2,3 +2,4 @@ export { RecordsModule } from './records.module';
 export { RecordsRepository } from './records.repository';
 export { shippedValueSets } from './shipped-value-sets';
 export { ValueSets } from './value-sets';
+export { nameOfPatient } from './patient-name';

@@ -19,7 +19,8 @@ export interface HistoryThreshold {
 const PAD = { left: 52, right: 16, top: 16, bottom: 36 };
 
 const day = (iso: string) => iso.slice(0, 10);
-const shortDate = (iso: string) =>
+/** "Mar 4, 2026": the day of an ISO date or date-time, in UTC so it never moves with the viewer's time zone. */
+export const shortDate = (iso: string) =>
   new Date(`${day(iso)}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /**
@@ -41,7 +42,7 @@ export function HistoryChart({
 }) {
   // A phone draws the plot in fewer units, so its text stays as large as the page's.
   const narrow = useMediaQuery('(max-width:599.95px)');
-  const W = narrow ? 360 : 600;
+  const W = narrow ? 320 : 600;
   const H = narrow ? 200 : 220;
   const sorted = [...points]
     .filter((p) => Number.isFinite(p.value) && !Number.isNaN(Date.parse(p.at)))

@@ -17,7 +17,7 @@ import AssignmentIcon from '@mui/icons-material/Assignment';
 import { useNavigate } from 'react-router-dom';
 import type { PanelHistoryJson, PanelInputJson, PanelPatientMeasureJson, PanelPopulationJson, PanelStatus } from '@cds/contracts';
 import { getPanelPatient, startPanelAssessment } from '../../api/endpoints';
-import { HistoryChart } from '../../components/charts/HistoryChart';
+import { ResultHistories } from '../../components/charts/ResultHistories';
 import { ErrorBlock } from '../../components/StateViews';
 import { useAsync } from '../../components/useAsync';
 import { errorMessage } from '../../api';
@@ -206,27 +206,7 @@ function Histories({ histories }: { histories: readonly PanelHistoryJson[] }) {
       <Typography id="histories-title" variant="h6" component="h3" gutterBottom>
         Results over time
       </Typography>
-      <Stack spacing={3}>
-        {histories.map((h) => (
-          <Box key={h.title}>
-            {h.points.length >= 2 ? (
-              <HistoryChart title={h.title} unit={h.unit} points={h.points} thresholds={h.thresholds} />
-            ) : h.points.length === 1 ? (
-              <Typography variant="body2">
-                {h.title}: one result,{' '}
-                {h.points[0].entered ? `${h.points[0].entered} (≈ ${h.points[0].value} ${h.unit})` : `${h.points[0].value} ${h.unit}`} on{' '}
-                {formatDay(h.points[0].at.slice(0, 10))}
-              </Typography>
-            ) : null}
-            {h.not_plotted > 0 && (
-              <Typography variant="body2" color="text.secondary">
-                {h.not_plotted} {h.title} result{h.not_plotted === 1 ? '' : 's'} not plotted (another unit, a comparator such as "&lt; 15",
-                or no number).
-              </Typography>
-            )}
-          </Box>
-        ))}
-      </Stack>
+      <ResultHistories histories={histories} />
     </Box>
   );
 }

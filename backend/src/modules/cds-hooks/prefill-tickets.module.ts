@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { RecordContexts } from '../assessments';
+import { CdsHooksRepository } from './cds-hooks.repository';
+import { PrefillTickets } from './prefill.service';
+
+/** The CDS Hooks tables and the prefill tickets, shared by the CDS Hooks services. */
+@Module({
+  providers: [CdsHooksRepository, PrefillTickets],
+  exports: [CdsHooksRepository, PrefillTickets],
+})
+export class PrefillTicketsModule {}
+
+/**
+ * The record contexts an assessment may take when it starts, kept on the prefill tickets. Global, and
+ * only this port: the assessments module (which the CDS Hooks services build on) names RecordContexts and
+ * nothing of this module.
+ */
+@Global()
+@Module({
+  imports: [PrefillTicketsModule],
+  providers: [{ provide: RecordContexts, useExisting: PrefillTickets }],
+  exports: [RecordContexts],
+})
+export class RecordContextsModule {}
