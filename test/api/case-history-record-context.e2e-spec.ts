@@ -127,6 +127,44 @@ it('a single HbA1c in the record: the history holds the one result, with nothing
   expect(detail.histories!.map((h) => [h.title, h.points.map((p) => p.value)])).toEqual([[hba1c.display_name, [6.8]]]);
 });
 
+describe('a value offered from the record and recorded unchanged', () => {
+  const answer = (id: string, body: Record<string, unknown>) =>
+    t.http().post(`/api/assessments/${id}/answers`).set(cast.pcp.auth).send(body);
+  /** Answers Not available until the HbA1c is asked. */
+  async function untilHba1c(a: AssessmentJson): Promise<AssessmentJson> {
+    while (a.current_question && a.current_question.parameter_id !== hba1c.id)
+      a = expectStatus(await answer(a.id, { parameter_id: a.current_question.parameter_id, value: 'unknown' }), 200, 'answer').body;
+    expect(a.current_question?.parameter_id).toBe(hba1c.id);
+    return a;
+  }
+
+  it('HbA1c 6.8 % from the Panel, confirmed: the case keeps it as confirmed from the record, with its date', async () => {
+    const prefill = await panelPrefill('one-a1c');
+    const offered = prefill.values.find((v) => v.parameter_id === hba1c.id)!;
+    const started = expectStatus(await start(cast.pcp, { record_context: prefill.record_context }), 201, 'start').body as AssessmentJson;
+    const a = await untilHba1c(started);
+    const body = { parameter_id: hba1c.id, value: offered.value, observed_at: offered.observed_at!.slice(0, 10), confirmed_from: 'record' };
+    const done = expectStatus(await answer(a.id, body), 200, 'confirm').body as AssessmentJson;
+    expect(done.answer_details.find((d) => d.parameter_id === hba1c.id)).toMatchObject({ value: 6.8, confirmed_from: 'record' });
+  });
+
+  it('an assessment started without values from the record, or from the stored record and not the EHR, cannot call a typed HbA1c confirmed', async () => {
+    const plain = await untilHba1c(expectStatus(await start(cast.pcp), 201, 'start').body as AssessmentJson);
+    const refused = await answer(plain.id, { parameter_id: hba1c.id, value: 6.8, confirmed_from: 'record' });
+    expectStatus(refused, 400, 'no context');
+    expect(refused.body.details).toEqual([expect.objectContaining({ field: 'confirmed_from' })]);
+
+    const prefill = await panelPrefill('one-a1c');
+    const fromRecord = await untilHba1c(
+      expectStatus(await start(cast.pcp, { record_context: prefill.record_context }), 201, 'start').body as AssessmentJson,
+    );
+    expectStatus(await answer(fromRecord.id, { parameter_id: hba1c.id, value: 6.8, confirmed_from: 'ehr' }), 400, 'wrong origin');
+    // Nothing was recorded by either refusal: the HbA1c is still the question.
+    expect((await caseDetail(fromRecord.id)).current_question?.parameter_id).toBe(hba1c.id);
+    expect((await caseDetail(plain.id)).answer_details.some((d) => d.parameter_id === hba1c.id)).toBe(false);
+  });
+});
+
 it('values read from an EHR in a hook call: the case names the EHR patient and plots the results the EHR sent', async () => {
   const patientId = `ehr-${randomUUID().slice(0, 8)}`;
   const obs = (value: number, at: string) => ({

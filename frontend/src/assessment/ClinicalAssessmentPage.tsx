@@ -195,8 +195,10 @@ export default function ClinicalAssessmentPage() {
       setSubmitting(null);
     }
   };
-  const choose = (o: AnswerOptionJson) => send(o.label, o.value);
-  const typed = (t: TypedAnswer) => send(TYPED, t.value, { unit: t.unit, observed_at: t.observed_at });
+  // The option offered from the record, chosen as it was: confirmed from there.
+  const choose = (o: AnswerOptionJson, offeredOne = false) =>
+    send(o.label, o.value, offeredOne && prefill?.origin ? { confirmed_from: prefill.origin } : {});
+  const typed = (t: TypedAnswer) => send(TYPED, t.value, { unit: t.unit, observed_at: t.observed_at, confirmed_from: t.confirmed_from });
 
   // Move focus to each new question so keyboard and screen-reader users follow along.
   const questionKey = assessment?.current_question?.parameter_id;
@@ -402,7 +404,7 @@ export default function ClinicalAssessmentPage() {
                   variant={o === offeredOption ? 'contained' : 'outlined'}
                   color={na ? 'secondary' : 'primary'}
                   size="large"
-                  onClick={() => choose(o)}
+                  onClick={() => choose(o, o === offeredOption)}
                   disabled={!!submitting}
                   data-not-available={na || undefined}
                   sx={{ justifyContent: 'flex-start', py: 1.5, textAlign: 'left', ...(na ? { borderStyle: 'dashed' } : {}) }}

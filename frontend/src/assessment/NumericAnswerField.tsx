@@ -24,6 +24,8 @@ export interface TypedAnswer {
   unit?: string;
   /** ISO date (YYYY-MM-DD). */
   observed_at?: string;
+  /** The value offered from the record (or the EHR), recorded unchanged. */
+  confirmed_from?: 'record' | 'ehr';
 }
 
 function withUnit(n: number, unit: string): string {
@@ -135,10 +137,17 @@ export function NumericAnswerField({
     setError(checked.error ?? null);
     setDateError(badDate);
     if (checked.error !== undefined || badDate) return;
+    // Unchanged from what was offered (value, unit and date): the answer is the record's, confirmed.
+    const unchanged =
+      given !== null &&
+      checked.value === given.value &&
+      unit === (given.unit ?? input.unit ?? '') &&
+      date === (given.observed_at?.slice(0, 10) ?? '');
     onSubmit({
       value: checked.value,
       ...(unit && unit !== input.unit ? { unit } : {}),
       ...(date ? { observed_at: date } : {}),
+      ...(unchanged && prefillOrigin ? { confirmed_from: prefillOrigin } : {}),
     });
   };
 

@@ -18,7 +18,7 @@ const a1c: CdsPrefillValue = {
 };
 const atHba1c = (id = 'a-1') => makeAssessment({ id, current_parameter_id: HBA1C_ID, current_question: hba1cQuestion });
 
-function ehrFlow(redeem = json(200, { values: [a1c], issued_at: '2026-11-23T10:00:00.000Z' })) {
+function ehrFlow(redeem = json(200, { values: [a1c], issued_at: '2026-11-23T10:00:00.000Z', origin: 'ehr', patient: null })) {
   seedSession();
   const routes = {
     'GET /api/me': json(200, me('pcp')),
@@ -53,6 +53,27 @@ describe('the clinical form opened from a CDS card', () => {
     expect(api.callsTo('POST /api/assessments/a-1/answers')[0].body).toEqual({
       parameter_id: HBA1C_ID,
       value: 53,
+      unit: 'mmol/mol',
+      observed_at: '2026-11-13',
+      confirmed_from: 'ehr',
+      step: 1,
+    });
+  });
+
+  it('a value the clinician changed before recording it is theirs, not confirmed from the EHR', async () => {
+    const api = ehrFlow();
+    renderApp(`/clinical-form?prefill=${TICKET}`);
+    await screen.findByTestId('prefill-summary');
+    await userEvent.click(screen.getByRole('button', { name: 'Start Assessment' }));
+    const card = await screen.findByTestId('question-card');
+    const field = within(card).getByRole('textbox', { name: 'HbA1c (mmol/mol)' });
+    await userEvent.clear(field);
+    await userEvent.type(field, '54');
+    await userEvent.click(within(card).getByRole('button', { name: 'Record value' }));
+    await waitFor(() => expect(api.callsTo('POST /api/assessments/a-1/answers')).toHaveLength(1));
+    expect(api.callsTo('POST /api/assessments/a-1/answers')[0].body).toEqual({
+      parameter_id: HBA1C_ID,
+      value: 54,
       unit: 'mmol/mol',
       observed_at: '2026-11-13',
       step: 1,

@@ -85,6 +85,13 @@ describe('Case detail: the patient and the results the values were read from', (
     expect(within(section).getByText(/1 eGFR result not plotted/)).toBeInTheDocument();
   });
 
+  it('an HbA1c offered from the record and recorded unchanged reads as confirmed from the record, never as typed', async () => {
+    show(fromRecord({ answer_details: [{ ...hba1cTyped, confirmed_from: 'record' }] }));
+    const answers = within(await screen.findByRole('region', { name: 'Answers' }));
+    expect(answers.getByText(/from the record, confirmed/)).toBeInTheDocument();
+    expect(answers.queryByText(/typed value/)).toBeNull();
+  });
+
   it('values from an EHR: the EHR patient id names the patient', async () => {
     show(fromRecord({ patient: { source: 'ehr', reference: 'Patient/p-913', name: null }, histories: [sbp] }));
     expect(await screen.findByTestId('case-patient')).toHaveTextContent('EHR patient p-913');

@@ -37,6 +37,11 @@ export interface AnswerRequest {
   unit?: string;
   /** When the value was measured (ISO date or date-time). */
   observed_at?: string;
+  /**
+   * The value is one offered from the assessment's record context (the stored record, or the EHR),
+   * confirmed unchanged; 400 when the assessment was not started with values from there.
+   */
+  confirmed_from?: 'record' | 'ehr';
   /** The step the question was shown at; a different current step is 409 `stale_step`. */
   step?: number;
 }
@@ -87,6 +92,11 @@ export interface AnswerDetailJson {
   /** What the clinician saw: the band's or option's label, or the typed value with its unit. */
   label: string;
   observed_at?: string | null;
+  /**
+   * Set when the clinician confirmed, unchanged, a value offered from the clinic's stored record (the
+   * Panel) or from the EHR (a CDS card); absent when they typed or chose it themselves.
+   */
+  confirmed_from?: 'record' | 'ehr';
   answered_at: string;
 }
 

@@ -1,4 +1,4 @@
-import { NOT_AVAILABLE, type AnswerDetailJson, type QuestionJson } from '@cds/contracts';
+import { NOT_AVAILABLE, type AnswerDetailJson, type QuestionJson, type RecordPatientJson } from '@cds/contracts';
 import { canonicalUnit, decimalsFor, isStale, lookbackDays, type EngineParameter, type EngineQuestion } from '@cds/engine';
 import { DomainError, validationFailed } from '../../common/errors';
 import { sameJson } from '../../common/api-helpers';
@@ -53,8 +53,24 @@ export function recordAnswer(parameter: EngineParameter, offered: Offered, dto: 
     entered_as: checked.entered_as,
     label: checked.label,
     observed_at: dto.observed_at ?? null,
+    ...(dto.confirmed_from ? { confirmed_from: dto.confirmed_from } : {}),
     answered_at: at.toISOString(),
   };
+}
+
+/**
+ * A value said to be confirmed from the record must belong to an assessment started with values from
+ * there (its record context): the case would otherwise show a typed value as the record's.
+ */
+export function checkConfirmedFrom(dto: AnswerDto, patient: RecordPatientJson | null): void {
+  if (!dto.confirmed_from || patient?.source === dto.confirmed_from) return;
+  const where = dto.confirmed_from === 'ehr' ? 'the EHR' : 'the stored record';
+  throw validationFailed([
+    {
+      field: 'confirmed_from',
+      message: `confirmed_from: this assessment was not started with values from ${where}; send the value without it`,
+    },
+  ]);
 }
 
 /** The precision a converted value is shown against: declared decimals, else that of the bands' cut-points. */

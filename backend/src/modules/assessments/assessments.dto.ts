@@ -47,6 +47,15 @@ export class AnswerDto {
   @IsISO8601({ strict: true }, { message: 'observed_at must be an ISO date' })
   observed_at?: string;
 
+  @ApiPropertyOptional({
+    enum: ['record', 'ehr'],
+    description:
+      'The value is one offered from the record context the assessment was started with (the stored record, or the EHR), confirmed unchanged: stored and shown as confirmed from there. Refused (400) when the assessment holds no record context of that origin',
+  })
+  @IsOptional()
+  @IsIn(['record', 'ehr'], { message: "confirmed_from must be 'record' or 'ehr'" })
+  confirmed_from?: 'record' | 'ehr';
+
   @ApiPropertyOptional({ description: 'The step the answer was given at; a different current step is 409 stale_step' })
   @IsOptional()
   @IsInt({ message: 'step must be a whole number' })

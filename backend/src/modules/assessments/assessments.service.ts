@@ -21,7 +21,15 @@ import { conflict, DomainError, notFound } from '../../common/errors';
 import { ListQuery, Page } from '../../common/pagination';
 import type { AuthUser } from '../../common/auth-user';
 import { iso } from '../../common/api-helpers';
-import { checkAgainstAnswers, checkObservedAt, notAsked, questionJson, recordAnswer, repeatsAnswer } from './answer-record';
+import {
+  checkAgainstAnswers,
+  checkConfirmedFrom,
+  checkObservedAt,
+  notAsked,
+  questionJson,
+  recordAnswer,
+  repeatsAnswer,
+} from './answer-record';
 import type { AnswerDto } from './assessments.dto';
 import { caseListFilter } from './case-history';
 import { AssessmentsRepository, type AssessmentRow, type AssessmentState, type WordingGuard } from './assessments.repository';
@@ -171,6 +179,7 @@ export class AssessmentsService {
     if (dto.parameter_id !== question.parameter_id) throw notAsked(k.parameterById.has(dto.parameter_id), question.display_name);
     const parameter = k.parameterById.get(question.parameter_id)!;
     const at = new Date();
+    checkConfirmedFrom(dto, row.patient ?? null);
     const detail = recordAnswer(parameter, question.options, dto, at);
     await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
     await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));

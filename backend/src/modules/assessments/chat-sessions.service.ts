@@ -18,7 +18,7 @@ import type { AuthUser } from '../../common/auth-user';
 import { iso } from '../../common/api-helpers';
 import { caseListFilter } from './case-history';
 import { withNotAvailable } from './answer-check';
-import { checkAgainstAnswers, checkObservedAt, notAsked, recordAnswer, repeatsAnswer } from './answer-record';
+import { checkAgainstAnswers, checkConfirmedFrom, checkObservedAt, notAsked, recordAnswer, repeatsAnswer } from './answer-record';
 import type { AnswerDto, ChoiceDto } from './assessments.dto';
 import type { ChatMessage, ChatPending } from './chat-session.entity';
 import { ChatSessionsRepository, type ChatChanges, type ChatSessionRow } from './chat-sessions.repository';
@@ -118,6 +118,8 @@ export class ChatSessionsService {
           parameter.display_name,
         );
       const at = new Date();
+      // A chat holds no record context: nothing in it is confirmed from a record.
+      checkConfirmedFrom(dto, null);
       const detail = recordAnswer(parameter, pending.options, dto, at);
       await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
       await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));

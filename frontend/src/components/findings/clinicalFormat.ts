@@ -122,10 +122,15 @@ export function answerText(d: AnswerDetailJson): string {
   return d.label || formatAnswerValue(d.value, d.units);
 }
 
-/** "typed value, observed Nov 20, 2026"; nothing for Not available, which says it already. */
-export function answerProvenance(d: Pick<AnswerDetailJson, 'entered_as' | 'observed_at'>): string {
+/**
+ * "typed value, observed Nov 20, 2026", or "from the EHR, confirmed, observed …" for a value offered
+ * from the record and confirmed unchanged; nothing for Not available, which says it already.
+ */
+export function answerProvenance(d: Pick<AnswerDetailJson, 'entered_as' | 'observed_at' | 'confirmed_from'>): string {
   if (d.entered_as === 'not_available') return '';
-  const how = ENTERED_AS_TEXT[d.entered_as] ?? d.entered_as;
+  const how = d.confirmed_from
+    ? `from ${d.confirmed_from === 'ehr' ? 'the EHR' : 'the record'}, confirmed`
+    : (ENTERED_AS_TEXT[d.entered_as] ?? d.entered_as);
   return d.observed_at ? `${how}, observed ${formatDate(d.observed_at)}` : how;
 }
 
