@@ -53,9 +53,26 @@ function windowText(c: Criterion): string {
     : ' in the measurement period';
 }
 
+/** A kind of record in a physician's words, and its plural. */
+const NOUNS: Readonly<Record<string, [string, string]>> = {
+  Observation: ['result', 'results'],
+  Condition: ['diagnosis', 'diagnoses'],
+  Encounter: ['visit', 'visits'],
+  Procedure: ['procedure', 'procedures'],
+  MedicationRequest: ['prescription', 'prescriptions'],
+  ServiceRequest: ['order', 'orders'],
+  DeviceRequest: ['device order', 'device orders'],
+};
+
+const orList = (items: readonly string[]) =>
+  items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+
 function oneText(c: Criterion, names: TextNames): string {
   if (c.take === 'age') return c.window?.anchor === 'period' ? `Age at the ${c.window.at ?? 'end'} of the measurement period` : 'Age today';
-  const what = `${c.resource_type === 'Observation' ? 'result' : c.resource_type}${codesText(c, names) ? ` (${codesText(c, names)})` : ''}`;
+  const [noun, plural] = NOUNS[c.resource_type] ?? [c.resource_type, `${c.resource_type}s`];
+  const codes = codesText(c, names) ? ` (${codesText(c, names)})` : '';
+  const status = c.statuses?.length ? ` with status ${orList(c.statuses)}` : '';
+  const what = `${noun}${codes}${status}`;
   const unit = c.unit ? ` ${unitDisplay(c.unit)}` : '';
   const filter = c.where ? ` ${c.where.operator.replace('>=', '≥').replace('<=', '≤')} ${c.where.value}${unit}` : '';
   const when = windowText(c);
@@ -69,7 +86,7 @@ function oneText(c: Criterion, names: TextNames): string {
     case 'latest_without_value':
       return `Whether the latest day's ${what}${when} was recorded without a value`;
     case 'count':
-      return `Number of ${what}s${filter}${when}`;
+      return `Number of ${plural}${codes}${status}${filter}${when}`;
     case 'distinct_days':
       return `Days with a ${what}${filter}${when}`;
     case 'days_persisting':

@@ -89,7 +89,7 @@ function api(extra: Record<string, Handler> = {}) {
   });
 }
 
-async function choose(dialog: HTMLElement, select: string | RegExp, option: string) {
+async function choose(dialog: HTMLElement, select: string | RegExp, option: string | RegExp) {
   await userEvent.click(within(dialog).getByRole('combobox', { name: select }));
   await userEvent.click(await screen.findByRole('option', { name: option }));
 }
@@ -274,7 +274,7 @@ describe('Read from the record, in the parameter dialogs', () => {
       'PUT /api/parameters/p-5': (req) => json(200, { ...a1cDays, ...(req.body as object) }),
     });
     const dialog = await openEdit();
-    expect(within(dialog).getByText(/it is kept as it is/)).toHaveTextContent('Reads: Any of: Any Encounter (SNOMED CT 305336008)');
+    expect(within(dialog).getByText(/it is kept as it is/)).toHaveTextContent('Reads: Any of: Any visit (SNOMED CT 305336008)');
     await userEvent.type(within(dialog).getByLabelText('Description'), '.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Your changes have been saved.')).toBeInTheDocument();
@@ -286,7 +286,7 @@ describe('Read from the record: any kind of record, codes or value sets, statuse
   it('Create binds a yes/no parameter to a diagnosis by value set, chosen by its title; the statuses and the window are sent', async () => {
     const calls = api({ 'POST /api/parameters': json(201, parameter({ id: 'p-9' })) });
     const dialog = await openCustom('Yes/No');
-    await choose(dialog, 'Kind of record', 'Diagnosis or problem (Condition)');
+    await choose(dialog, 'Kind of record', /^Diagnosis or problem/);
     // A diagnosis has no value, and a yes/no parameter takes whether: only "Any record" is offered.
     expect(await optionsOf(dialog, 'What is taken')).toEqual(['Any record']);
     expect(await optionsOf(dialog, 'Code system')).toEqual(['SNOMED CT', 'ICD-10-CM']);
@@ -294,8 +294,8 @@ describe('Read from the record: any kind of record, codes or value sets, statuse
     await userEvent.click(within(dialog).getByRole('combobox', { name: 'Value sets' }));
     await userEvent.click(await screen.findByRole('option', { name: /^Diabetes 369 codes · ICD-10-CM, SNOMED CT · shipped/ }));
     for (const s of ['Inactive', 'Remission', 'Resolved']) await userEvent.click(within(dialog).getByRole('checkbox', { name: s }));
-    await choose(dialog, 'A record counts when it', 'Touches the window (ongoing counts)');
-    expect(words(dialog)).toHaveTextContent('Any Condition (value set “Diabetes”)');
+    await choose(dialog, 'A record counts when it', 'Overlaps (ongoing counts)');
+    expect(words(dialog)).toHaveTextContent('Any diagnosis (value set “Diabetes”) with status active, recurrence or relapse');
     const create = within(dialog).getByRole('button', { name: 'Create Parameter' });
     expect(create).toBeEnabled();
     await userEvent.click(create);
@@ -315,7 +315,7 @@ describe('Read from the record: any kind of record, codes or value sets, statuse
       'Number of different days',
       'Days a value has persisted',
     ]);
-    await choose(dialog, 'Kind of record', 'Visit (Encounter)');
+    await choose(dialog, 'Kind of record', /^Visit/);
     expect(await optionsOf(dialog, 'What is taken')).toEqual(['Number of records', 'Number of different days']);
     await choose(dialog, /Data Type/, 'Yes/No');
     expect(await optionsOf(dialog, 'What is taken')).toEqual(['Any record']);
@@ -340,11 +340,11 @@ describe('Read from the record: any kind of record, codes or value sets, statuse
   it('Edit shows the diagnosed-diabetes template in fields, not words; untouched it is not sent, a status changed is', async () => {
     const calls = api({ 'PUT /api/parameters/p-7': (req) => json(200, { ...diagnosed, ...(req.body as object), version: 3 }) });
     const dialog = await openEdit(diagnosed);
-    expect(within(dialog).getByRole('combobox', { name: 'Kind of record' })).toHaveTextContent('Diagnosis or problem (Condition)');
+    expect(within(dialog).getByRole('combobox', { name: 'Kind of record' })).toHaveTextContent('Diagnosis or problem');
     expect(await within(dialog).findByRole('button', { name: 'Diabetes' })).toBeInTheDocument();
     expect(within(dialog).getByRole('checkbox', { name: 'Active' })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Resolved' })).not.toBeChecked();
-    expect(within(dialog).getByRole('combobox', { name: 'A record counts when it' })).toHaveTextContent('Touches the window');
+    expect(within(dialog).getByRole('combobox', { name: 'A record counts when it' })).toHaveTextContent('Overlaps (ongoing counts)');
     await userEvent.type(within(dialog).getByLabelText('Description'), '.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Your changes have been saved.')).toBeInTheDocument();
@@ -419,7 +419,7 @@ describe('Read from the record: any kind of record, codes or value sets, statuse
     expect(
       await within(dialog).findByText(`${missing}: neither stored nor shipped, so the reading stays unknown until it is loaded.`),
     ).toBeVisible();
-    expect(words(dialog)).toHaveTextContent('Any Condition (a value set)');
+    expect(words(dialog)).toHaveTextContent('Any diagnosis (a value set) with status active, recurrence or relapse');
   });
 
   it("the server's refusal of a take that is not the parameter's answer is shown at the take", async () => {

@@ -160,10 +160,17 @@ export function CriterionEditor({
             error={!!errors.resourceType}
             helperText={errors.resourceType}
             disabled={disabled}
+            slotProps={{ select: { renderValue: (t) => RESOURCE_TYPES.find((r) => r.type === t)?.label ?? String(t) } }}
           >
             {RESOURCE_TYPES.map((r) => (
               <MenuItem key={r.type} value={r.type}>
                 {r.label}
+                {r.type !== 'Patient' && (
+                  <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                    {' '}
+                    FHIR {r.type}
+                  </Typography>
+                )}
               </MenuItem>
             ))}
           </TextField>

@@ -35,15 +35,15 @@ export const CODE_SYSTEM_NAMES: Readonly<Record<string, string>> = {
 };
 export const systemName = (system: string) => CODE_SYSTEM_NAMES[system] ?? system;
 
-/** The kinds of record a criterion reads, in an administrator's words, with the code systems they are coded in (the first is the default). */
+/** The kinds of record a criterion reads, in an administrator's words (the FHIR resource type beside them in the list), with the code systems they are coded in (the first is the default). */
 export const RESOURCE_TYPES: readonly { type: CriterionResourceType; label: string; systems: readonly string[] }[] = [
-  { type: 'Observation', label: 'Lab result or measurement (Observation)', systems: [LOINC, SNOMED] },
-  { type: 'Condition', label: 'Diagnosis or problem (Condition)', systems: [SNOMED, ICD10CM] },
-  { type: 'Encounter', label: 'Visit (Encounter)', systems: [SNOMED, CPT, HCPCS] },
-  { type: 'Procedure', label: 'Procedure (Procedure)', systems: [SNOMED, CPT, HCPCS] },
-  { type: 'MedicationRequest', label: 'Prescription (MedicationRequest)', systems: [RXNORM] },
-  { type: 'ServiceRequest', label: 'Order or referral (ServiceRequest)', systems: [SNOMED, LOINC, CPT] },
-  { type: 'DeviceRequest', label: 'Device order (DeviceRequest)', systems: [SNOMED, HCPCS] },
+  { type: 'Observation', label: 'Lab result or measurement', systems: [LOINC, SNOMED] },
+  { type: 'Condition', label: 'Diagnosis or problem', systems: [SNOMED, ICD10CM] },
+  { type: 'Encounter', label: 'Visit', systems: [SNOMED, CPT, HCPCS] },
+  { type: 'Procedure', label: 'Procedure', systems: [SNOMED, CPT, HCPCS] },
+  { type: 'MedicationRequest', label: 'Prescription', systems: [RXNORM] },
+  { type: 'ServiceRequest', label: 'Order or referral', systems: [SNOMED, LOINC, CPT] },
+  { type: 'DeviceRequest', label: 'Device order', systems: [SNOMED, HCPCS] },
   { type: 'Patient', label: 'The patient (age)', systems: [] },
 ];
 const typeInfo = (t: CriterionResourceType) => RESOURCE_TYPES.find((r) => r.type === t)!;
@@ -100,11 +100,11 @@ export const OPERATOR_LABELS: Record<ValueFilterOperator, string> = { '>=': '≥
 
 export const RELATION_LABELS: Record<WindowRelation, string> = {
   during: 'Lies within the window',
-  overlaps: 'Touches the window (ongoing counts)',
+  overlaps: 'Overlaps (ongoing counts)',
   starts_during: 'Starts within the window',
   ends_during: 'Ends within the window',
-  ends_by_end: 'Ends by the end of the window',
-  starts_by_end: 'Starts by the end of the window',
+  ends_by_end: 'Ends by the window’s end',
+  starts_by_end: 'Starts by the window’s end',
 };
 
 /** Kinds of record with a span (a diagnosis's prevalence, a visit's period): how it must meet the window. */
