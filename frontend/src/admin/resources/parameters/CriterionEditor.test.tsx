@@ -286,6 +286,8 @@ describe('Read from the record: any kind of record, codes or value sets, statuse
   it('Create binds a yes/no parameter to a diagnosis by value set, chosen by its title; the statuses and the window are sent', async () => {
     const calls = api({ 'POST /api/parameters': json(201, parameter({ id: 'p-9' })) });
     const dialog = await openCustom('Yes/No');
+    // Turned on for a yes/no parameter, the reading starts at a take that fits it.
+    expect(within(dialog).getByRole('combobox', { name: 'What is taken' })).toHaveTextContent('Any result');
     await choose(dialog, 'Kind of record', /^Diagnosis or problem/);
     // A diagnosis has no value, and a yes/no parameter takes whether: only "Any record" is offered.
     expect(await optionsOf(dialog, 'What is taken')).toEqual(['Any record']);

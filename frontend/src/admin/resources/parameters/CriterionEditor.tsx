@@ -132,7 +132,14 @@ export function CriterionEditor({
       </Typography>
       <FormControlLabel
         control={
-          <Switch checked={value.on} onChange={(e) => set('on', e.target.checked)} disabled={disabled || (!value.on && !readable)} />
+          <Switch
+            checked={value.on}
+            // Turned on for a yes/no parameter, the reading starts at a take that fits it ("Any result").
+            onChange={(e) =>
+              onChange({ ...value, on: e.target.checked, take: takes.includes(value.take) ? value.take : (takes[0] ?? value.take) })
+            }
+            disabled={disabled || (!value.on && !readable)}
+          />
         }
         label="Read from the patient's record"
       />
