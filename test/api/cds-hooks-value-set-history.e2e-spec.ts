@@ -13,7 +13,7 @@ import { recordHookCalls, registerCdsClient, startCdsClient, type Card, type Cds
  */
 const LOINC = 'http://loinc.org';
 const HBA1C_VS = 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.198.12.1013';
-const HBA1C_KEY = 'hist-vs-2.16.840.1.113883.3.464.1003.198.12.1013';
+const HBA1C_KEY = 'hist-vs-cts.nlm.nih.gov-fhir-ValueSet-2.16.840.1.113883.3.464.1003.198.12.1013';
 const MISSING_VS = 'http://example.org/fhir/ValueSet/diabetes-eye-exam-not-loaded';
 const FHIR_TOKEN = `fhir-${randomUUID()}`;
 let t: TestApp;

@@ -42,7 +42,7 @@ describe('Observations named by a value set are searched by its codes', () => {
   it('one search, by every code of the expansion, newest first, final results only, bounded', () => {
     const { searches } = input(latestA1c);
     expect(searches).toHaveLength(1);
-    expect(searches[0].key).toBe('hist-vs-2.16.840.1.113883.3.464.1003.198.12.1013');
+    expect(searches[0].key).toBe('hist-vs-cts.nlm.nih.gov-fhir-ValueSet-2.16.840.1.113883.3.464.1003.198.12.1013');
     expect(historyQuery('p1', searches[0])).toBe(
       `Observation?patient=p1&code=${HBA1C_CODES.join(',')}&status=final,amended,corrected&_sort=-date&_count=100`,
     );
@@ -56,7 +56,7 @@ describe('Observations named by a value set are searched by its codes', () => {
       },
     };
     const [s] = input(p).searches;
-    expect(s.key).toBe('hist-59261-8_vs-2.16.840.1.113883.3.464.1003.198.12.1013');
+    expect(s.key).toBe('hist-59261-8_vs-cts.nlm.nih.gov-fhir-ValueSet-2.16.840.1.113883.3.464.1003.198.12.1013');
     expect(s.params).toContain('http://loinc.org|59261-8');
     expect(s.params).toContain('http://loinc.org|17856-6');
   });
@@ -85,6 +85,28 @@ describe('Observations named by a value set are searched by its codes', () => {
     const h = input(latestA1c, new Map([[HBA1C_VS, big]]));
     expect(h.searches).toEqual([]);
     expect(h.unsearchable).toMatch(/400\).*more than 4 searches/);
+  });
+
+  it('two value sets named alike on two hosts get two searches, and a very long key keeps a tag of the whole', () => {
+    const one = input(
+      {
+        ...latestA1c,
+        validation_rules: { criterion: { resource_type: 'Observation', value_sets: ['http://a.example/ValueSet/a1c'], take: 'latest' } },
+      },
+      new Map([['http://a.example/ValueSet/a1c', HBA1C_CODES]]),
+    );
+    const two = input(
+      {
+        ...latestA1c,
+        validation_rules: { criterion: { resource_type: 'Observation', value_sets: ['http://b.example/ValueSet/a1c'], take: 'latest' } },
+      },
+      new Map([['http://b.example/ValueSet/a1c', HBA1C_CODES]]),
+    );
+    expect(one.searches[0].key).toBe('hist-vs-a.example-ValueSet-a1c');
+    expect(two.searches[0].key).toBe('hist-vs-b.example-ValueSet-a1c');
+    const long = (c: string) => observationSearches(['http://loinc.org|4548-4'], `vs-${'x'.repeat(300)}${c}`)![0].key;
+    expect(long('1')).not.toBe(long('2'));
+    expect(long('1').length).toBeLessThanOrEqual(200);
   });
 
   it('a code holding a comma or a space is escaped, not split into two codes', () => {

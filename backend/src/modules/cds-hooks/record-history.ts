@@ -63,8 +63,14 @@ function tokenParam(token: string): string {
 }
 
 const keyPart = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '-');
-/** A value set's short name in a prefetch key: the last segment of its canonical URL (a VSAC OID). */
-const valueSetKey = (url: string) => `vs-${url.replace(/\/+$/, '').split('/').pop() ?? url}`;
+/** A value set in a prefetch key: its whole canonical URL without the scheme, so two sets named alike on two hosts never share a search. */
+const valueSetKey = (url: string) => `vs-${url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '')}`;
+/** FNV-1a: a short, stable tag for a key that had to be cut. */
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
 
 /**
  * The searches that read Observations of these codes (`system|code` tokens, sorted), newest first and
@@ -85,7 +91,9 @@ export function observationSearches(tokens: readonly string[], name: string): Hi
     }
   }
   if (chunks.length > MAX_SEARCHES_PER_INPUT) return null;
-  const stem = `hist-${keyPart(name)}`.slice(0, 190);
+  const full = `hist-${keyPart(name)}`;
+  // Keys name their search: one cut short keeps a tag of the whole, so two long ones do not collide.
+  const stem = full.length <= 190 ? full : `${full.slice(0, 180)}-${fnv(name)}`;
   return chunks.map((codes, i) => ({
     key: chunks.length === 1 ? stem : `${stem}-part${i + 1}`,
     resourceType: 'Observation',
