@@ -100,10 +100,9 @@ beforeAll(async () => {
   ]);
   await patient('two-abnormal-a1c-on-different-days', [a1c(6.7, daysAgo(60)), a1c(6.9, daysAgo(5)), a1c(5.4, daysAgo(400))]);
   await patient('one-abnormal-a1c', [a1c(6.6, daysAgo(5)), a1c(5.9, daysAgo(90))]);
-  await patient('two-abnormal-a1c-the-same-morning', [
-    a1c(6.8, daysAgo(5)),
-    a1c(6.6, new Date(Date.parse(daysAgo(5)) + 3_600_000).toISOString()),
-  ]);
+  // At 08:00 and 09:00 (UTC) of one day: an hour after "now" minus 5 days would cross midnight when the suite runs after 23:00.
+  const morning = (hour: string) => `${daysAgo(5).slice(0, 10)}T${hour}:00:00Z`;
+  await patient('two-abnormal-a1c-the-same-morning', [a1c(6.8, morning('08')), a1c(6.6, morning('09'))]);
   await patient('second-abnormal-a1c-entered-in-error', [a1c(6.7, daysAgo(60)), a1c(7.1, daysAgo(5), { status: 'entered-in-error' })]);
   await patient('second-abnormal-a1c-in-an-unknown-unit', [
     a1c(6.7, daysAgo(60)),
