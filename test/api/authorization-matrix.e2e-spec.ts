@@ -61,6 +61,7 @@ export const MATRIX: Record<string, Access> = {
   'GET /api/parameter-changes': ADMIN,
   'GET /api/parameter-changes/:id': ADMIN,
   'POST /api/fhir': ADMIN,
+  'GET /api/value-sets': ADMIN,
   'GET /api/rule-sets': ADMIN,
   'GET /api/rule-sets/templates': ADMIN,
   'POST /api/rule-sets/from-template': ADMIN,

@@ -58,3 +58,21 @@ export interface FhirBundleResponseJson extends FhirResourceJson {
   type: 'batch-response' | 'transaction-response';
   entry: FhirBundleResponseEntryJson[];
 }
+
+/**
+ * `GET /api/value-sets` (administrators): a value set a criterion may name, as the criterion editor
+ * offers it. `stored` when an expansion was loaded (POST /api/fhir, or at start-up for the shipped
+ * ones), `shipped` when only the product's copy is there; a criterion reads the stored one first.
+ */
+export interface ValueSetSummaryJson {
+  /** The canonical URL a criterion names. */
+  url: string;
+  /** Its title for a person ("HbA1c Laboratory Test"), else its name, else the URL. */
+  title: string;
+  version: string | null;
+  /** How many codes its expansion holds. */
+  code_count: number;
+  /** The code systems of those codes (`http://loinc.org`…), sorted. */
+  systems: string[];
+  source: 'stored' | 'shipped';
+}

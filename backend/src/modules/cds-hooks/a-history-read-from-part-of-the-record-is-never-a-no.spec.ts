@@ -57,7 +57,7 @@ const a1c = (value: number, when: string) => ({
 
 describe('a history read from part of the record is never a no', () => {
   it('Conditions are searched by type, the value set filtering them', () => {
-    expect(historyQuery('p1', input(diagnosed).search)).toBe('Condition?patient=p1&_count=100');
+    expect(historyQuery('p1', input(diagnosed).searches[0])).toBe('Condition?patient=p1&_count=100');
   });
 
   it('no diabetes among all the Conditions read: not diagnosed', () => {

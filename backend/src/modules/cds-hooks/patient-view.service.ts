@@ -8,7 +8,7 @@ import {
 } from '@cds/contracts';
 import { clinicalStep, type Answers } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { enteredOf, toResult, type ParameterHistorySnapshot } from '../assessments';
+import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
@@ -20,7 +20,16 @@ import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot
 import { bundleResources, checkSubjects, hasNextPage, historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
 import { cutPointsOf, historySnapshot } from './record-context';
 import { PrefillTickets } from './prefill.service';
-import { historyQuery, readHistoryInput, valueSetsOf, type HistoryInput, type HistoryReading } from './record-history';
+import {
+  historyQuery,
+  onceEach,
+  readHistoryInput,
+  unsearchedReading,
+  valueSetsOf,
+  type HistoryInput,
+  type HistoryReading,
+  type HistorySearch,
+} from './record-history';
 import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
 
 export const PATIENT_VIEW = 'patient-view';
@@ -58,10 +67,10 @@ export class PatientViewService {
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
     const { knowledge: k, loincCodes } = await this.snapshots.fresh();
-    const { measured, histories } = needsOf(k, loincCodes);
+    const { measured, histories } = (await this.needs(k, loincCodes)).needs;
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
-    for (const h of histories) prefetch[h.search.key] ??= historyQuery('{{context.patientId}}', h.search);
+    for (const s of histories.flatMap((h) => h.searches)) prefetch[s.key] ??= historyQuery('{{context.patientId}}', s);
     return {
       hook: PATIENT_VIEW,
       id: PATIENT_VIEW,
@@ -130,7 +139,8 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { measured, histories, demographics } = needsOf(k, loincCodes);
+    const { needs, valueSets } = await this.needs(k, loincCodes);
+    const { measured, histories, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
@@ -179,35 +189,52 @@ export class PatientViewService {
         return out;
       }),
     );
-    // Parameters read from the patient's history by a criterion: one search per list of codes, fail-soft like the others.
+    // Parameters read from the patient's history by a criterion, grouped by the searches that read them
+    // (one search per list of codes, or per type); each search is fetched once, fail-soft like the others.
     const historyAnswers = new Map<string, HistoryReading>();
     const searchesOfHistory = new Map<string, HistoryInput[]>();
-    for (const h of histories) searchesOfHistory.set(h.search.key, [...(searchesOfHistory.get(h.search.key) ?? []), h]);
-    const wantedValueSets = valueSetsOf(histories);
-    const valueSets = wantedValueSets.length ? await this.valueSets.codes(wantedValueSets) : new Map<string, readonly string[]>();
+    for (const h of histories) {
+      const key = h.searches.map((s) => s.key).join(' ');
+      searchesOfHistory.set(key, [...(searchesOfHistory.get(key) ?? []), h]);
+    }
+    const searched = new Map<string, Promise<{ resources: Json[]; truncated: boolean } | FetchFailed>>();
+    const search = (s: HistorySearch) => {
+      let read = searched.get(s.key);
+      if (!read) {
+        const fromServer = !(s.key in req.prefetch);
+        if (fromServer) fetches.tried++;
+        read = (async () => {
+          try {
+            const bundle = await this.prefetched(req, s.key, historyQuery(patientId, s), fresh);
+            const resources = bundleResources(s.key, bundle, s.resourceType);
+            checkSubjects(s.key, resources, patientId);
+            return { resources, truncated: hasNextPage(bundle) };
+          } catch (e) {
+            const failed = fetchFailure(e, fromServer);
+            if (!failed) throw e;
+            fetches.failed.push(failed);
+            return failed;
+          }
+        })();
+        searched.set(s.key, read);
+      }
+      return read;
+    };
     const historyNotes = await Promise.all(
-      [...searchesOfHistory].map(async ([key, group]) => {
+      [...searchesOfHistory.values()].map(async (group) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
-        const fromServer = !(key in req.prefetch);
-        let resources: Json[];
-        let truncated: boolean;
-        try {
-          if (fromServer) fetches.tried++;
-          const search = group[0].search;
-          const bundle = await this.prefetched(req, key, historyQuery(patientId, search), fresh);
-          resources = bundleResources(key, bundle, search.resourceType);
-          truncated = hasNextPage(bundle);
-          checkSubjects(key, resources, patientId);
-        } catch (e) {
-          const failed = fetchFailure(e, fromServer);
-          if (!failed) throw e;
-          fetches.failed.push(failed);
+        const parts = await Promise.all(group[0].searches.map(search));
+        const failed = parts.find((p) => p instanceof FetchFailed);
+        if (failed) {
           out.setAside.push(`${group.map((h) => h.parameter.display_name || h.parameter.name).join(', ')} not read: ${failed.message}`);
           for (const h of group) missing.set(h.parameter.id, { reason: 'set_aside', text: failed.message });
           return out;
         }
+        const read = parts as { resources: Json[]; truncated: boolean }[];
+        const resources = onceEach(read.flatMap((p) => p.resources));
+        const truncated = read.some((p) => p.truncated);
         for (const h of group) {
-          const reading = readHistoryInput(resources, h, now, valueSets, truncated);
+          const reading = h.unsearchable ? unsearchedReading(h) : readHistoryInput(resources, h, now, valueSets, truncated);
           historyAnswers.set(h.parameter.id, reading);
           out.setAside.push(...reading.setAside);
           out.future.push(...reading.future);
@@ -319,6 +346,18 @@ export class PatientViewService {
       ];
     });
     return { cards };
+  }
+
+  /**
+   * What the published rules read from the record, with the value sets their criteria name (resolved
+   * first: an Observation criterion by value set is searched by the codes of its expansion).
+   */
+  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>) {
+    const first = needsOf(k, loincCodes);
+    const wanted = valueSetsOf(first.histories);
+    if (!wanted.length) return { needs: first, valueSets: new Map<string, readonly string[]>() };
+    const valueSets = await this.valueSets.codes(wanted);
+    return { needs: needsOf(k, loincCodes, valueSets), valueSets };
   }
 
   /**

@@ -16,16 +16,21 @@ import { LOINC } from './observations';
  * Parameters bound to the record by a criterion (validation_rules.criterion): in a hook call their
  * answer is what the criterion takes from the patient's history ("days with an A1C ≥ 6.5 % in a
  * year", "diabetes on the problem list"), not the latest value. Observations are searched by their
- * codes, newest first; Conditions, Procedures, Encounters and requests by type, every one of the
- * patient's (the criterion's codes or value sets, expanded here, filter them). A criterion over the
- * Patient (age) is read with the demographics, and one over Observations without codes is not read
- * from the EHR: its parameter stays unknown.
+ * codes, newest first (a value set's codes are its expansion, resolved before the searches are
+ * built: searching all of a patient's Observations is unbounded); Conditions, Procedures, Encounters
+ * and requests by type, every one of the patient's (the criterion's codes or value sets, expanded
+ * here, filter them). A criterion over the Patient (age) is read with the demographics.
  */
 export interface HistoryInput {
   parameter: EngineParameter;
   criterion: Criterion;
-  /** The search that reads it: inputs with the same key share one search (one prefetch key). */
-  search: HistorySearch;
+  /**
+   * The searches that read it (inputs with the same searches share them, one prefetch key each). Empty
+   * when they cannot be built: a value set not loaded (the criterion then says which), or `unsearchable`.
+   */
+  searches: HistorySearch[];
+  /** Why the record is not searched for it (a value set too large for the searches of one call). */
+  unsearchable?: string;
 }
 
 export interface HistorySearch {
@@ -37,33 +42,100 @@ export interface HistorySearch {
 
 /** Results asked per search of a history: the newest first where the type can be sorted, bounded (a criterion's window is applied here too). */
 export const HISTORY_BOUND = 100;
+/**
+ * The `code=` list of one search is kept under this many characters, so that a search URL stays well
+ * under the 2,000 characters some servers and proxies accept; a longer list is split into several searches.
+ */
+export const CODE_PARAM_MAX_CHARS = 1500;
+/** At most this many searches read one input (about 50 LOINC codes each): a value set larger than that is not searched in a hook call. */
+export const MAX_SEARCHES_PER_INPUT = 4;
 const STATUS_FILTER = 'final,amended,corrected';
 /** Types searched whole (every one of the patient's, bounded), the criterion filtering them by code or value set. */
 const SEARCHED_BY_TYPE = new Set(['Condition', 'Procedure', 'Encounter', 'MedicationRequest', 'ServiceRequest', 'DeviceRequest']);
 
-export function historyInputOf(parameter: EngineParameter): HistoryInput | null | 'unsupported' {
+/** A FHIR token search value: `,` `|` `$` `\\` escaped in the code (FHIR search escaping), anything unsafe in a URL percent-encoded. */
+function tokenParam(token: string): string {
+  const bar = token.indexOf('|');
+  const system = token.slice(0, bar);
+  const code = token.slice(bar + 1).replace(/[\\,|$]/g, (c) => `\\${c}`);
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._~:/,|$-]/g, (c) => encodeURIComponent(c));
+  return `${safe(system)}|${safe(code)}`;
+}
+
+const keyPart = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '-');
+/** A value set in a prefetch key: its whole canonical URL without the scheme, so two sets named alike on two hosts never share a search. */
+const valueSetKey = (url: string) => `vs-${url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '')}`;
+/** FNV-1a: a short, stable tag for a key that had to be cut. */
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * The searches that read Observations of these codes (`system|code` tokens, sorted), newest first and
+ * bounded, the `code=` list split so that no search URL is too long; null when more than
+ * MAX_SEARCHES_PER_INPUT searches would be needed. `name` is the prefetch key's stem.
+ */
+export function observationSearches(tokens: readonly string[], name: string): HistorySearch[] | null {
+  const chunks: string[][] = [];
+  let length = 0;
+  for (const t of tokens.map(tokenParam)) {
+    const last = chunks[chunks.length - 1];
+    if (last && length + 1 + t.length <= CODE_PARAM_MAX_CHARS) {
+      last.push(t);
+      length += 1 + t.length;
+    } else {
+      chunks.push([t]);
+      length = t.length;
+    }
+  }
+  if (chunks.length > MAX_SEARCHES_PER_INPUT) return null;
+  const full = `hist-${keyPart(name)}`;
+  // Keys name their search: one cut short keeps a tag of the whole, so two long ones do not collide.
+  const stem = full.length <= 190 ? full : `${full.slice(0, 180)}-${fnv(name)}`;
+  return chunks.map((codes, i) => ({
+    key: chunks.length === 1 ? stem : `${stem}-part${i + 1}`,
+    resourceType: 'Observation',
+    params: `code=${codes.join(',')}&status=${STATUS_FILTER}&_sort=-date&_count=${HISTORY_BOUND}`,
+  }));
+}
+
+/**
+ * The history input of a parameter bound to the record by a criterion; null when it has none, and
+ * `unsupported` when a hook call does not read it (`any_of`, the Patient). An Observation criterion
+ * naming value sets is searched by their codes, from `valueSets` (the expansions by URL): without
+ * them its searches are empty.
+ */
+export function historyInputOf(
+  parameter: EngineParameter,
+  valueSets: ReadonlyMap<string, readonly string[]> = new Map(),
+): HistoryInput | null | 'unsupported' {
   const spec = (parameter.validation_rules as { criterion?: CriterionSpec } | undefined)?.criterion;
   if (!spec) return null;
   if (isAnyOf(spec)) return 'unsupported';
   if (spec.resource_type === 'Observation') {
-    if (spec.value_sets?.length || !spec.codes?.length) return 'unsupported';
-    const codes = [...new Set(spec.codes)].sort();
-    const shown = codes.map((t) => (t.startsWith(`${LOINC}|`) ? t.slice(LOINC.length + 1) : t));
-    return {
-      parameter,
-      criterion: spec,
-      search: {
-        key: `hist-${shown.join('_')}`.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 200),
-        resourceType: 'Observation',
-        params: `code=${codes.join(',')}&status=${STATUS_FILTER}&_sort=-date&_count=${HISTORY_BOUND}`,
-      },
-    };
+    const own = [...new Set(spec.codes ?? [])].sort();
+    const sets = [...new Set(spec.value_sets ?? [])].sort();
+    if (!own.length && !sets.length) return 'unsupported';
+    const input: HistoryInput = { parameter, criterion: spec, searches: [] };
+    // A value set not loaded: nothing to search by; the criterion, read on nothing, names it and stays unknown.
+    if (sets.some((url) => !valueSets.get(url)?.length)) return input;
+    const tokens = [...new Set([...own, ...sets.flatMap((url) => valueSets.get(url)!)])].sort();
+    const shown = own.map((t) => (t.startsWith(`${LOINC}|`) ? t.slice(LOINC.length + 1) : t));
+    const searches = observationSearches(tokens, [...shown, ...sets.map(valueSetKey)].join('_'));
+    if (searches) input.searches = searches;
+    else
+      input.unsearchable =
+        `its codes (${tokens.length}) need more than ${MAX_SEARCHES_PER_INPUT} searches of the EHR's record; ` +
+        'a hook call reads at most that many for one input';
+    return input;
   }
   if (!SEARCHED_BY_TYPE.has(spec.resource_type)) return 'unsupported';
   return {
     parameter,
     criterion: spec,
-    search: { key: `hist-${spec.resource_type}`, resourceType: spec.resource_type, params: `_count=${HISTORY_BOUND}` },
+    searches: [{ key: `hist-${spec.resource_type}`, resourceType: spec.resource_type, params: `_count=${HISTORY_BOUND}` }],
   };
 }
 
@@ -82,6 +154,24 @@ export interface HistoryReading {
   detail: AnswerDetailJson | null;
   setAside: string[];
   future: { id: string | null; text: string }[];
+}
+
+/** Resources of several searches, each once (a result whose codings fall in two searches' code lists comes back from both). */
+export function onceEach<T extends Record<string, unknown>>(resources: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return resources.filter((r) => {
+    if (typeof r.id !== 'string') return true;
+    const key = `${String(r.resourceType)}/${r.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** An input whose record was not searched (`unsearchable`): unknown, and said why on the info card. */
+export function unsearchedReading(input: HistoryInput): HistoryReading {
+  const name = input.parameter.display_name || input.parameter.name;
+  return { answer: 'unknown', detail: null, setAside: [`${name} not read: ${input.unsearchable ?? 'not searched'}`], future: [] };
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -111,14 +201,19 @@ export function readHistoryInput(
   const name = p.display_name || p.name;
   const r = prepareCriterion(input.criterion, { scale: scaleOf(p), valueSets }).evaluate(resources, { now: now.getTime() });
   if (truncated) {
-    const problem = `more than ${HISTORY_BOUND} ${input.search.resourceType} resources; only the first ${HISTORY_BOUND} were read`;
+    const type = input.criterion.resource_type;
+    const problem = `more than ${HISTORY_BOUND} ${type} resources in one search; only the first ${HISTORY_BOUND} were read`;
     if (r.value === false) {
       r.value = 'unknown';
-      r.set_aside.push({ resource_type: input.search.resourceType, id: null, problem });
+      r.set_aside.push({ resource_type: type, id: null, problem });
     } else if (typeof r.value === 'number' && LOWER_BOUND_TAKES.has(input.criterion.take))
       r.value = { type: 'range', min: r.value, max: null, min_inclusive: true, max_inclusive: false };
   }
-  const setAside = r.set_aside.map((s) => `${name}: ${s.resource_type}${s.id ? `/${s.id}` : ''} set aside: ${s.problem}`);
+  const setAside = r.set_aside.map((s) =>
+    s.resource_type === 'ValueSet'
+      ? `${name} not read: value set ${s.id ?? ''} ${s.problem === 'the value set is not loaded' ? 'is neither stored nor shipped' : s.problem}`
+      : `${name}: ${s.resource_type}${s.id ? `/${s.id}` : ''} set aside: ${s.problem}`,
+  );
   const future = r.future.map((e) => ({
     id: e.id,
     text: `${name}: ${e.resource_type}${e.id ? `/${e.id}` : ''} dated ${day(e.at)}, in the future`,

@@ -41,16 +41,21 @@ const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null
 
 /**
  * The published rules' parameters the record can answer: Observations by LOINC code (the code is kept on
- * the parameter, not the snapshot, and read with the version ids), age and sex.
+ * the parameter, not the snapshot, and read with the version ids), age and sex, and histories read by a
+ * criterion (an Observation criterion by value set is searched by the codes `valueSets` gives it).
  */
-export function needsOf(k: Knowledge, loincCodes: ReadonlyMap<string, string>): Needs {
+export function needsOf(
+  k: Knowledge,
+  loincCodes: ReadonlyMap<string, string>,
+  valueSets: ReadonlyMap<string, readonly string[]> = new Map(),
+): Needs {
   const coded = k.parameters
     .map((parameter) => ({ parameter, loinc: loincCodes.get(parameter.id) ?? null }))
     .sort((a, b) => byText(a.loinc, b.loinc) || byText(a.parameter.id, b.parameter.id));
   const out: Needs = { measured: [], histories: [], demographics: [] };
   for (const { parameter, loinc } of coded) {
     // A criterion says how the parameter is read from the record; it is not the latest value of its code.
-    const history = historyInputOf(parameter);
+    const history = historyInputOf(parameter, valueSets);
     if (history === 'unsupported') continue;
     if (history) {
       out.histories.push(history);

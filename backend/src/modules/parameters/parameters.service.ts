@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { conflict, notFound } from '../../common/errors';
+import { conflict, DomainError, notFound } from '../../common/errors';
 import { idFilter, ListQuery, Page } from '../../common/pagination';
-import type { EngineParameter } from '@cds/engine';
+import { criterionFitProblems, type CriterionSpec, type EngineParameter } from '@cds/engine';
 import {
   PARAMETER_CATEGORIES,
   PARAMETER_DATA_TYPES,
@@ -32,6 +32,22 @@ type Audited = (typeof AUDITED)[number];
 type Snapshot = Partial<Record<Audited, unknown>>;
 
 export { PARAMETER_SORTABLE } from './parameters.repository';
+
+/**
+ * A criterion whose take cannot be the parameter's answer (a count on a yes/no parameter, the latest
+ * value on a text) is refused, naming the field: the record would answer a question the rules do not ask.
+ */
+function assertCriterionFits(rules: unknown, dataType: string): void {
+  const criterion = (rules as { criterion?: CriterionSpec } | null | undefined)?.criterion;
+  if (!criterion) return;
+  const problems = criterionFitProblems(criterion, dataType, 'validation_rules.criterion');
+  if (problems.length)
+    throw new DomainError(
+      'validation_failed',
+      problems.map((p) => `${p.field} ${p.message}`).join('; '),
+      problems.map((p) => ({ field: p.field, message: p.message })),
+    );
+}
 const FILTERS = ['q', 'category', 'data_type', 'is_template', 'is_active', 'id'];
 const COPY = ' (copy)';
 
@@ -129,6 +145,7 @@ export class ParametersService {
   }
 
   async create(actor: AuthUser, dto: CreateParameterDto): Promise<ParameterJson> {
+    assertCriterionFits(dto.validation_rules, dto.data_type);
     const id = await this.tx(async (m) => {
       const row: Partial<Parameter> = {
         name: dto.name,
@@ -163,6 +180,8 @@ export class ParametersService {
         if (!sameJson(p[key], value)) Object.assign(next, { [key]: value });
       }
       if (Object.keys(next).length === 0) return;
+      if (next.validation_rules !== undefined || next.data_type !== undefined)
+        assertCriterionFits(next.validation_rules ?? p.validation_rules, next.data_type ?? p.data_type);
       if (next.name !== undefined && (p.is_active || p.is_template)) await this.assertNameFree(m, next.name, p.is_template, p.id);
       if (next.data_type !== undefined) {
         const uses = await this.repo.rulesUsing(m, p.id);
@@ -224,6 +243,7 @@ export class ParametersService {
     const id = await this.tx(async (m) => {
       const t = await this.repo.findTemplate(m, dto.template_id);
       if (!t) throw notFound('Parameter template');
+      if (o.validation_rules) assertCriterionFits(o.validation_rules, t.data_type);
       const row: Partial<Parameter> = {
         name: o.name ?? t.name,
         display_name: o.display_name ?? t.display_name,

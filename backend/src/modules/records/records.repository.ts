@@ -112,4 +112,12 @@ export class RecordsRepository {
     }
     return new Map([...out].map(([url, tokens]) => [url, [...tokens]]));
   }
+
+  /** Every stored ValueSet resource with a canonical URL (the criterion editor lists them). */
+  async valueSets(): Promise<Record<string, unknown>[]> {
+    const rows: { resource: Record<string, unknown> }[] = await this.db.query(
+      `SELECT resource FROM fhir_resources WHERE resource_type = 'ValueSet' AND resource->>'url' IS NOT NULL ORDER BY id`,
+    );
+    return rows.map((r) => r.resource);
+  }
 }

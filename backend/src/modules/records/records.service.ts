@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { FhirBundleResponseJson, FhirResourceJson } from '@cds/contracts';
+import type { FhirBundleResponseJson, FhirResourceJson, ValueSetSummaryJson } from '@cds/contracts';
 import { DomainError, validationFailed, type FieldError } from '../../common/errors';
 import { fhirProblems } from './fhir-validation';
 import { patientOf, planEntries, readBundle, type PlannedEntry } from './bundle-entries';
 import { RecordsRepository, type RecordRow, type StoredRecord } from './records.repository';
+import { shippedValueSets } from './shipped-value-sets';
+import { valueSetSummaries } from './value-set-summaries';
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +20,16 @@ const outcome = (diagnostics: string): FhirResourceJson => ({
  */
 @Injectable()
 export class RecordsService {
+  /** The shipped value sets, read once: they change only with a release. */
+  private shipped: Record<string, unknown>[] | null = null;
+
   constructor(private readonly repo: RecordsRepository) {}
+
+  /** The value sets a criterion may name: stored ones, then shipped ones not stored (the criterion editor's list). */
+  async valueSets(): Promise<ValueSetSummaryJson[]> {
+    this.shipped ??= shippedValueSets();
+    return valueSetSummaries(await this.repo.valueSets(), this.shipped);
+  }
 
   async storeBundle(body: unknown): Promise<FhirBundleResponseJson> {
     let shape: ReturnType<typeof readBundle>;

@@ -17,6 +17,7 @@ import {
   type SeedResultJson,
   type VignetteJson,
   type VignetteRunJson,
+  type ValueSetSummaryJson,
   type AnalyticsPeriod,
   type AnalysisJson,
   type ApprovalJson,
@@ -122,6 +123,7 @@ export const adminApi = {
 
   allParameters: (filter: Record<string, unknown> = {}) => listAll<ParameterJson>('parameters', filter, ['display_name', 'ASC']),
   parameterTemplates: () => call<ParameterJson[]>('GET', '/parameters/templates'),
+  valueSets: () => call<ValueSetSummaryJson[]>('GET', '/value-sets'),
   seedTemplates: () => call<SeedResultJson>('POST', '/parameters/templates/seed'),
   parameterFromTemplate: (templateId: string, overrides?: Record<string, unknown>) =>
     call<ParameterJson>('POST', '/parameters/from-template', { template_id: templateId, ...(overrides ? { overrides } : {}) }),

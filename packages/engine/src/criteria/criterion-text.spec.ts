@@ -42,7 +42,7 @@ describe('a criterion in a physician’s words', () => {
         ],
       }),
     ).toBe(
-      'Any of: Any Condition (a value set) in the measurement period or the year before; or Any MedicationRequest (2 value sets) in the measurement period',
+      'Any of: Any diagnosis (a value set) in the measurement period or the year before; or Any prescription (2 value sets) in the measurement period',
     );
   });
 });

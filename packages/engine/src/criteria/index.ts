@@ -22,3 +22,5 @@ export { DEFAULT_STATUSES } from './resources';
 export { BOOLEAN_TAKES, isAnyOf, prepareCriterionSpec } from './any-of';
 export type { CriterionSpec, PreparedSpec } from './any-of';
 export { criterionText } from './text';
+export type { TextNames } from './text';
+export { criterionFitProblems, NUMBER_TAKES, takesFor } from './fit';

@@ -144,7 +144,7 @@ export function CreateParameterDialog({
     }
   };
 
-  const criterionBlocked = Object.keys(draftProblems(criterion)).length > 0;
+  const criterionBlocked = Object.keys(draftProblems(criterion, custom.data_type)).length > 0;
   const customReady = Object.keys(parameterProblems(custom)).length === 0 && !criterionBlocked;
   const createCustom = () => {
     if (!customReady) return;
@@ -259,6 +259,7 @@ export function CreateParameterDialog({
                   setCriterionErrors({});
                 }}
                 parameterUnit={custom.units}
+                dataType={custom.data_type}
                 serverErrors={criterionErrors}
                 disabled={saving}
               />

@@ -121,7 +121,7 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
 
   if (!parameter || !values) return null;
 
-  const criterionBlocked = Object.keys(draftProblems(criterion)).length > 0;
+  const criterionBlocked = Object.keys(draftProblems(criterion, values.data_type)).length > 0;
   const blocked = Object.keys(parameterProblems(values)).length > 0 || criterionBlocked;
   const read = criterionOf(criterion);
   // The server replaces validation_rules whole: send them only when the reading changed, every other rule as it was.
@@ -183,6 +183,7 @@ export function EditParameterDialog({ parameter, onClose }: { parameter: Paramet
               setCriterionErrors({});
             }}
             parameterUnit={values.units}
+            dataType={values.data_type}
             serverErrors={criterionErrors}
             disabled={isPending}
           />
