@@ -13,7 +13,7 @@ export { KEEP_ALIVE_TIMEOUT_MS } from './http/shared';
 
 /**
  * Builds the HTTP application (used by main.ts and by the end-to-end tests) on the HTTP_ADAPTER's
- * framework: Express by default, Fastify when opted in. What differs between them lives in
+ * framework: Fastify by default, Express when HTTP_ADAPTER=express. What differs between them lives in
  * src/http/express.ts and src/http/fastify.ts; everything here is Nest's and applies to both.
  */
 export async function createApp(config: AppConfig, frontendDist = FRONTEND_DIST): Promise<INestApplication> {

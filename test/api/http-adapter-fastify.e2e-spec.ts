@@ -6,10 +6,10 @@ import { startTestApp, type TestApp } from '../support/app';
 import { createUser, PASSWORD, uniqueEmail } from '../support/factories';
 
 /**
- * HTTP_ADAPTER=fastify (opt-in; docs/operations.md#http-adapter) keeps the edge the Express default
- * has: every case below is asked of an Express app first, then of a Fastify app, and must get the same
- * status and error body. The other suites run on Express; `HTTP_ADAPTER=fastify npm run test:one --
- * <suite>` runs any of them on Fastify.
+ * Fastify (the default since issue 22; docs/operations.md#http-adapter) keeps the edge Express has:
+ * every case below is asked of an Express app first, then of a Fastify app, and must get the same
+ * status and error body. The other suites run on the default; `HTTP_ADAPTER=express npm run test:one --
+ * <suite>` runs any of them on Express.
  */
 
 // A built web app of our own, so the suite needs no `npm run build` first.

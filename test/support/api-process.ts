@@ -19,7 +19,7 @@ export interface ApiProcess {
 export function spawnApi(env: Record<string, string | undefined>, readyLine = /running at (http:\/\/\S+)/): ApiProcess {
   const child = spawn(process.execPath, [...API_NODE_FLAGS, join(__dirname, 'app-main.cjs')], {
     // Only what the process needs: no inherited DATABASE_URL or REDIS_URL by accident.
-    // HTTP_ADAPTER is passed on, so `HTTP_ADAPTER=fastify npm run test:one` runs these processes on Fastify too.
+    // HTTP_ADAPTER is passed on, so `HTTP_ADAPTER=express npm run test:one` runs these processes on Express too.
     env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', HTTP_ADAPTER: process.env.HTTP_ADAPTER, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -63,7 +63,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     JWT_SECRET,
     DATABASE_URL: database.url,
     REDIS_URL: process.env.REDIS_URL,
-    // HTTP_ADAPTER=fastify npm run test:one -- <suite> runs a suite on Fastify (docs/operations.md#http-adapter).
+    // HTTP_ADAPTER=express npm run test:one -- <suite> runs a suite on Express (docs/operations.md#http-adapter).
     HTTP_ADAPTER: process.env.HTTP_ADAPTER,
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '1000',

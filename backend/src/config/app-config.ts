@@ -261,7 +261,7 @@ export interface AppConfig {
   workerConcurrency: number;
   /** Express `trust proxy`: whose X-Forwarded-For names the client (rate limits are per client address). */
   trustProxy: string[];
-  /** HTTP_ADAPTER: the HTTP framework under Nest; `fastify` is opt-in (docs/operations.md#http-adapter). */
+  /** HTTP_ADAPTER: the HTTP framework under Nest; Fastify by default, `express` kept (docs/operations.md#http-adapter). */
   httpAdapter: 'express' | 'fastify';
 }
 
@@ -343,7 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiProcesses,
     workerConcurrency: vars.WORKER_CONCURRENCY ?? 4,
     trustProxy: (vars.TRUST_PROXY ?? 'loopback').split(',').map((p) => p.trim()),
-    httpAdapter: (vars.HTTP_ADAPTER ?? 'express') as AppConfig['httpAdapter'],
+    httpAdapter: (vars.HTTP_ADAPTER ?? 'fastify') as AppConfig['httpAdapter'],
   };
 }
 

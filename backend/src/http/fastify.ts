@@ -19,7 +19,7 @@ import { IMMUTABLE } from '../static-files';
 import { CONTENT_SECURITY_POLICY, JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, REQUEST_ID } from './shared';
 
 /**
- * Nest on Fastify (HTTP_ADAPTER=fastify, opt-in; docs/operations.md#http-adapter): the same edge as
+ * Nest on Fastify (the default; HTTP_ADAPTER=express for Express; docs/operations.md#http-adapter): the same edge as
  * src/http/express.ts with Fastify hooks and plugins. Errors carry the `type` body-parser gives them,
  * so common/error.filter.ts answers with the same bodies on both adapters.
  */
