@@ -2,3 +2,5 @@ export { RecordsModule } from './records.module';
 export { RecordsRepository } from './records.repository';
 export { shippedValueSets } from './shipped-value-sets';
 export { ValueSets } from './value-sets';
+export { RecordImportsRunner } from './imports/record-imports.runner';
+export { RecordImportsService } from './imports/record-imports.service';
