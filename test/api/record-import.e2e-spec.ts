@@ -362,6 +362,38 @@ describe('an import cut short', () => {
   );
 });
 
+describe('a worker stopped gracefully', () => {
+  (SEPARATE_WORKER ? it : it.skip)(
+    'SIGTERM mid-import: the worker exits after the chunk in hand, the import stays running, and the next worker finishes it (BullMQ)',
+    async () => {
+      const resources = Array.from({ length: 400 }, (_, i) =>
+        i % 4 === 0 ? patient(`term-${i}`) : observation(`term-${i}`, `term-${i - (i % 4)}`),
+      );
+      if (!setup.workers.some((w) => w.child.exitCode === null && w.child.signalCode === null)) await setup.startWorker().ready;
+      const res = await upload(ndjson(resources));
+      const id = res.body.id as string;
+      await waitFor(async () => (await job(id)).progress.done >= 20, {
+        timeoutMs: 60_000,
+        intervalMs: 20,
+        what: 'the import to be under way',
+      });
+      const codes = await Promise.all(setup.workers.map((w) => w.stop('SIGTERM')));
+      expect(codes.every((c) => c === 0 || c === null)).toBe(true);
+      const cut = await job(id);
+      expect(cut.status).toBe('running');
+      expect(cut.progress.done).toBeLessThan(400);
+
+      await setup.startWorker().ready;
+      const done = await finished(id, 90_000);
+      expect(done).toMatchObject({ status: 'completed', stored: 400, progress: { done: 400, total: 400 } });
+      const rows: { version_id: number }[] = await setup.t.db.query(`SELECT version_id FROM fhir_resources WHERE id LIKE 'term-%'`);
+      expect(rows).toHaveLength(400);
+      expect(rows.every((r) => r.version_id === 1)).toBe(true);
+    },
+    150_000,
+  );
+});
+
 describe('who may import', () => {
   it('401 without a token, 403 for a PCP, on the import and on the jobs', async () => {
     const body = ndjson([patient('nobody')]);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type RecordImportJson } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
@@ -45,7 +45,6 @@ export class RecordImportsController {
 
   @ContractResponse('RecordImportJson')
   @Get('jobs/:id')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'A record import: status, progress { done, total } in lines, stored and invalid counts, the first 100 skipped lines',
   })

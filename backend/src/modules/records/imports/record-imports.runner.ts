@@ -47,8 +47,9 @@ export class RecordImportsRunner implements OnApplicationBootstrap, OnModuleDest
     }
   }
 
-  /** Before the database closes: an active import commits its chunk first. */
+  /** Before the database closes: an active import commits the chunk in hand, then stops until the next start. */
   async onModuleDestroy() {
+    this.imports.stop();
     await this.queue.close();
   }
 }

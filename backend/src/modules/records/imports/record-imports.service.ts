@@ -40,6 +40,7 @@ const toJson = (r: RecordImportRow): RecordImportJson => ({
 @Injectable()
 export class RecordImportsService {
   private readonly logger = new Logger('RecordImports');
+  private stopping = false;
 
   constructor(
     private readonly repo: RecordImportsRepository,
@@ -85,6 +86,14 @@ export class RecordImportsService {
     }
   }
 
+  /**
+   * The process is shutting down: a running import stops after the chunk in hand and stays `running`, for
+   * the next start-up (or another worker) to resume, instead of holding the shutdown for the rest of a panel.
+   */
+  stop(): void {
+    this.stopping = true;
+  }
+
   /** Queues every import the database says is unfinished (after a restart, or when the queue reconnects). */
   async resumeUnfinished(): Promise<number> {
     const ids = await this.repo.unfinishedIds();
@@ -126,7 +135,10 @@ export class RecordImportsService {
       await this.repo.stageFetched(id, await this.fetchInputs(row.inputs ?? []));
       row = (await this.repo.find(id))!;
     }
-    for (let seq = row.chunks_done; seq < (row.chunks_total ?? 0); seq++) await this.processChunk(id, seq);
+    for (let seq = row.chunks_done; seq < (row.chunks_total ?? 0); seq++) {
+      if (this.stopping) return;
+      await this.processChunk(id, seq);
+    }
     await this.repo.complete(id);
   }
 
