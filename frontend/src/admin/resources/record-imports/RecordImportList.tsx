@@ -139,8 +139,8 @@ export default function RecordImportList() {
             <DataTable.Col label="Started" render={started} />
             <DataTable.Col label="Source" render={source} />
             <DataTable.Col label="Status" render={statusChip} />
-            <DataTable.Col label="Progress" render={(r) => <ImportProgress job={r} />} />
-            <DataTable.Col label="Outcome" render={(r) => <Outcome job={r} />} />
+            <DataTable.Col label="Progress" render={(r: RecordImportJson) => <ImportProgress job={r} />} />
+            <DataTable.Col label="Outcome" render={(r: RecordImportJson) => <Outcome job={r} />} />
           </DataTable>
         )}
       </List>
