@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { AppLogger, flushLogs, useProcessLogOutput } from './common/logger';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { PolishRunner } from './modules/polish/polish.runner';
+import { RecordImportsRunner } from './modules/records';
 
 export interface RunningWorker {
   app: INestApplicationContext;
@@ -26,6 +27,7 @@ export async function startWorker(config: AppConfig): Promise<RunningWorker> {
   try {
     await app.init();
     await app.get(PolishRunner).start();
+    await app.get(RecordImportsRunner).start();
   } catch (e) {
     await app.close().catch(() => undefined);
     throw e;
@@ -61,7 +63,7 @@ export async function main() {
   useProcessLogOutput();
   const worker = await startWorker(config);
   process.stdout.write(
-    `Worker ready: queue question-polish on Redis (prefix ${config.queue.prefix}, ${config.workerConcurrency} jobs at a time)\n`,
+    `Worker ready: queues question-polish and record-import on Redis (prefix ${config.queue.prefix}, ${config.workerConcurrency} jobs at a time)\n`,
   );
 
   const stop = async (signal: string) => {

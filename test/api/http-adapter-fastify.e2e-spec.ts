@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, PASSWORD, uniqueEmail } from '../support/factories';
+import { SEPARATE_WORKER } from '../support/polish-setup';
 
 /**
  * Fastify (the default since issue 22; docs/operations.md#http-adapter) keeps the edge Express has:
@@ -33,7 +34,9 @@ const GOOGLE = {
   GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token',
   GOOGLE_USERINFO_URL: 'http://127.0.0.1:9/userinfo',
 };
-const start = (adapter: 'express' | 'fastify') => startTestApp({ HTTP_ADAPTER: adapter, ...GOOGLE }, { frontendDist: dist });
+// A 1 MB import limit, so the NDJSON refusal below needs no 100 MB body.
+const start = (adapter: 'express' | 'fastify') =>
+  startTestApp({ HTTP_ADAPTER: adapter, IMPORT_BODY_LIMIT_MB: '1', ...GOOGLE }, { frontendDist: dist });
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -82,6 +85,16 @@ const REFUSALS: { name: string; ask: (t: TestApp) => Promise<{ status: number; b
         .http()
         .post('/api/fhir')
         .send({ resourceType: 'Bundle', type: 'transaction', entry: [{ fullUrl: 'x'.repeat(200_000) }] }),
+  },
+  {
+    // The NDJSON upload of POST /api/fhir/$import has its own limit (IMPORT_BODY_LIMIT_MB), refused before the guard.
+    name: 'an NDJSON upload over the import limit',
+    ask: (t) =>
+      t
+        .http()
+        .post('/api/fhir/$import')
+        .set('Content-Type', 'application/fhir+ndjson')
+        .send(`${'{"resourceType":"Patient","id":"p"}\n'.repeat(40_000)}`),
   },
   { name: 'a form body', ask: (t) => t.http().post('/api/auth/signup').type('form').send('email=a@b.c&password=x') },
   { name: 'an unknown API route', ask: (t) => t.http().get('/api/no-such-route') },
@@ -132,6 +145,7 @@ describe('HTTP_ADAPTER=fastify', () => {
       status: 413,
       body: { statusCode: 413, code: 'payload_too_large', message: 'Request body is too large' },
     });
+    expect(onExpress.get('an NDJSON upload over the import limit')).toEqual(onExpress.get('a body over the size limit'));
     expect(code('an unknown API route')).toBe('not_found');
     expect(onExpress.get('a record over the general limit, unauthenticated')?.status).toBe(401);
   });
@@ -157,6 +171,27 @@ describe('HTTP_ADAPTER=fastify', () => {
     expect(
       (await t.http().get('/api/health').set('Origin', 'https://evil.example')).headers['access-control-allow-origin'],
     ).toBeUndefined();
+  });
+
+  it('reads an NDJSON upload on POST /api/fhir/$import and runs the import', async () => {
+    const admin = await createUser(t, 'admin');
+    const res = await t
+      .http()
+      .post('/api/fhir/$import')
+      .set(admin.auth)
+      .set('Content-Type', 'application/fhir+ndjson')
+      .send('{"resourceType":"Patient","id":"fastify-1"}\n{"resourceType":"Patient","id":"fastify-2"}\n');
+    expect(res.status).toBe(202);
+    expect(res.headers['content-location']).toBe(`/api/jobs/${res.body.id}`);
+    expect(res.body.progress).toEqual({ done: 0, total: 2 });
+    // With Redis and an external database the jobs run in `npm run worker` (record-import.e2e-spec.ts starts one).
+    if (SEPARATE_WORKER) return;
+    let job: { status: string; stored: number } = res.body;
+    for (let i = 0; i < 300 && job.status !== 'completed' && job.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await t.http().get(`/api/jobs/${res.body.id}`).set(admin.auth)).body;
+    }
+    expect(job).toMatchObject({ status: 'completed', stored: 2 });
   });
 
   it('a returned Page goes out as the bare list with Content-Range', async () => {

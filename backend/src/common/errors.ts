@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   invalid_refresh_token: 401,
   forbidden: 403,
   fhir_server_not_allowed: 403,
+  import_source_not_allowed: 403,
   not_found: 404,
   unknown_service: 404,
   conflict: 409,

@@ -204,6 +204,33 @@ export class EnvironmentVariables {
   @Min(10_000, { message: 'POLISH_SWEEP_INTERVAL_MS must be 0 (off) or at least 10000' })
   @Max(86_400_000)
   POLISH_SWEEP_INTERVAL_MS?: number;
+
+  /**
+   * The FHIR servers (base URLs) `POST /api/fhir/$import` may fetch NDJSON from; anything else is refused
+   * before it is fetched, so an import cannot be pointed at internal addresses.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/[^\s,]+\s*(,\s*https?:\/\/[^\s,]+\s*)*$/, {
+    message: 'IMPORT_ALLOWED_BASES must be a comma-separated list of http(s) base URLs such as https://fhir.clinic.example.org/r4',
+  })
+  IMPORT_ALLOWED_BASES?: string;
+
+  /** Lines of an NDJSON import staged, validated and committed together (a restart redoes at most one chunk). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'IMPORT_CHUNK_LINES must be an integer' })
+  @Min(1, { message: 'IMPORT_CHUNK_LINES must be at least 1' })
+  @Max(10_000, { message: 'IMPORT_CHUNK_LINES must be at most 10000' })
+  IMPORT_CHUNK_LINES?: number;
+
+  /** Largest NDJSON upload to `POST /api/fhir/$import`, and largest file fetched per URL input (MB). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'IMPORT_BODY_LIMIT_MB must be an integer' })
+  @Min(1, { message: 'IMPORT_BODY_LIMIT_MB must be at least 1' })
+  @Max(1024, { message: 'IMPORT_BODY_LIMIT_MB must be at most 1024' })
+  IMPORT_BODY_LIMIT_MB?: number;
 }
 
 export type DatabaseMode = 'embedded' | 'external';
@@ -256,6 +283,11 @@ export interface AppConfig {
   bodyLimit: string;
   /** `POST /api/fhir`: one patient's whole record fits; a panel goes through $import. */
   recordsBodyLimit: string;
+  /** `POST /api/fhir/$import` with an NDJSON body (a panel); larger panels come by URL. */
+  importBodyLimit: string;
+  /** IMPORT_ALLOWED_BASES: base URLs (no trailing slash) an $import may fetch from. */
+  importAllowedBases: string[];
+  importChunkLines: number;
   version: string;
   apiProcesses: number;
   workerConcurrency: number;
@@ -339,6 +371,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     polishSweepIntervalMs: vars.POLISH_SWEEP_INTERVAL_MS ?? 5 * 60_000,
     bodyLimit: '100kb',
     recordsBodyLimit: '10mb',
+    importBodyLimit: `${vars.IMPORT_BODY_LIMIT_MB ?? 100}mb`,
+    importAllowedBases: (vars.IMPORT_ALLOWED_BASES ?? '')
+      .split(',')
+      .map((b) => b.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    importChunkLines: vars.IMPORT_CHUNK_LINES ?? 1000,
     version: readVersion(),
     apiProcesses,
     workerConcurrency: vars.WORKER_CONCURRENCY ?? 4,

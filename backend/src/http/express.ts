@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json, type NextFunction, type Request, type Response } from 'express';
+import { json, text, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config/app-config';
@@ -12,7 +12,7 @@ import { returnPagesAsLists } from '../common/page-response';
 import { requestContext } from '../common/request-context';
 import { verifyJsonDepth } from '../common/input-safety';
 import { serveFrontend } from '../static-files';
-import { CONTENT_SECURITY_POLICY, JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, REQUEST_ID } from './shared';
+import { CONTENT_SECURITY_POLICY, JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, NDJSON_TYPES, REQUEST_ID } from './shared';
 
 /**
  * Nest on Express (the default HTTP_ADAPTER): everything that runs before Nest's routes (request ids,
@@ -58,7 +58,11 @@ export async function createExpressApp(config: AppConfig, logger: AppLogger): Pr
   // Nest's typed useBodyParser hides `verify`; the depth check must run before JSON.parse.
   // A patient's record in one Bundle is larger than any other body; only `POST /api/fhir` takes one.
   const recordsJson = json({ limit: config.recordsBodyLimit, verify: verifyJsonDepth, type: JSON_TYPES });
-  app.use('/api/fhir', (req: Request, res: Response, next: NextFunction) => (req.path === '/' ? recordsJson(req, res, next) : next()));
+  // A panel's NDJSON (`POST /api/fhir/$import`) is read as text and split into lines by the import itself.
+  const importText = text({ limit: config.importBodyLimit, type: NDJSON_TYPES });
+  app.use('/api/fhir', (req: Request, res: Response, next: NextFunction) =>
+    req.path === '/' ? recordsJson(req, res, next) : req.path === '/$import' ? importText(req, res, next) : next(),
+  );
   app.use(json({ limit: config.bodyLimit, verify: verifyJsonDepth, type: JSON_TYPES }));
   returnPagesAsLists(app.getHttpAdapter().getInstance());
   return app;

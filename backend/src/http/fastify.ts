@@ -16,22 +16,15 @@ import { jsonDepthWithin } from '../common/input-safety';
 import { Page } from '../common/pagination';
 import { requestContext } from '../common/request-context';
 import { IMMUTABLE } from '../static-files';
-import { CONTENT_SECURITY_POLICY, JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, REQUEST_ID } from './shared';
+import { CONTENT_SECURITY_POLICY, JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, limitInBytes, NDJSON_TYPES, REQUEST_ID } from './shared';
+
+export { limitInBytes };
 
 /**
  * Nest on Fastify (the default; HTTP_ADAPTER=express for Express; docs/operations.md#http-adapter): the same edge as
  * src/http/express.ts with Fastify hooks and plugins. Errors carry the `type` body-parser gives them,
  * so common/error.filter.ts answers with the same bodies on both adapters.
  */
-
-const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/** body-parser's limit notation ('100kb', '10mb') in bytes. */
-export function limitInBytes(limit: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
-  if (!m) throw new Error(`Not a body size: ${limit}`);
-  return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]);
-}
 
 /** A body-parser-shaped error: common/error.filter.ts maps its `type`. */
 const bodyError = (message: string, type: string, status: number) => Object.assign(new Error(message), { status, type });
@@ -54,6 +47,7 @@ export function parseJsonBody(_req: FastifyRequest, body: Buffer, done: (err: Er
 
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 const pathOf = (url: string) => url.split('?')[0];
+const IMPORT_PATH = '/api/fhir/$import';
 
 export async function createFastifyApp(config: AppConfig, logger: AppLogger): Promise<INestApplication> {
   const adapter = new FastifyAdapter({
@@ -110,14 +104,20 @@ export async function createFastifyApp(config: AppConfig, logger: AppLogger): Pr
   // JSON bodies only, as on Express: any other media type reaches the route without a body.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, parseJsonBody);
+  // A panel's NDJSON, as text, on `POST /api/fhir/$import` only (as on Express; elsewhere no body).
+  fastify.addContentTypeParser(NDJSON_TYPES, { parseAs: 'string' }, (req, body, done) =>
+    done(null, pathOf(req.url) === IMPORT_PATH ? body : undefined),
+  );
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   // A patient's record in one Bundle is larger than any other body; only `POST /api/fhir` takes one.
   const recordsLimit = limitInBytes(config.recordsBodyLimit);
+  const importLimit = limitInBytes(config.importBodyLimit);
   fastify.addHook('onRoute', (route) => {
     // FHIR operations (`:id/\\$next-question`) escape the `$` for path-to-regexp; find-my-way takes it as is.
     if (route.url.includes('\\$')) route.url = route.url.replaceAll('\\$', '$');
     const methods = [route.method].flat();
     if (methods.includes('POST') && (route.url === '/api/fhir' || route.url === '/api/fhir/')) route.bodyLimit = recordsLimit;
+    if (methods.includes('POST') && route.url === IMPORT_PATH) route.bodyLimit = importLimit;
   });
 
   // A returned Page goes out as its bare list with the total in Content-Range (common/page-response.ts).

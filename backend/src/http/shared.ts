@@ -8,6 +8,17 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** The media types read as JSON bodies. */
 export const JSON_TYPES = ['application/json', 'application/fhir+json'];
+/** `POST /api/fhir/$import`'s upload: one FHIR resource a line (application/ndjson too, as Bulk Data servers send it). */
+export const NDJSON_TYPES = ['application/fhir+ndjson', 'application/ndjson', 'application/x-ndjson'];
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** body-parser's limit notation ('100kb', '10mb') in bytes. */
+export function limitInBytes(limit: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
+  if (!m) throw new Error(`Not a body size: ${limit}`);
+  return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]);
+}
 
 /**
  * Scripts only from our own origin: no page we serve (the built index.html, Swagger UI, Bull Board)

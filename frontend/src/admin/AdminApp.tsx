@@ -12,6 +12,7 @@ import { ToastBridge } from './providers/ToastBridge';
 import { approvals } from './resources/approvals';
 import { cdsClients } from './resources/cds-clients';
 import { parameters } from './resources/parameters';
+import { recordImports } from './resources/record-imports';
 import { rules } from './resources/rules';
 import { users } from './resources/users';
 
@@ -48,6 +49,7 @@ export default function AdminApp() {
       <Resource {...parameters} />
       <Resource {...rules} />
       <Resource {...cdsClients} />
+      <Resource {...recordImports} />
       <Resource name="rule-sets" />
       <Resource name="invitations" />
       <Resource name="parameter-changes" />

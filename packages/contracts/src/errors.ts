@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   'invalid_fhir_resource',
   'questionnaire_mismatch',
   'invalid_feedback',
+  // Records in (issue 21)
+  'import_source_not_allowed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -76,3 +76,48 @@ export interface ValueSetSummaryJson {
   systems: string[];
   source: 'stored' | 'shipped';
 }
+
+/** `POST /api/fhir/$import` (issue 21): the NDJSON media type of the upload and of each URL input. */
+export const NDJSON_MEDIA_TYPE = 'application/fhir+ndjson';
+
+export type RecordImportStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** One URL input of an import: the resource type it holds and where to fetch it (an allow-listed server). */
+export interface RecordImportInputJson {
+  type: string;
+  url: string;
+}
+
+/** `POST /api/fhir/$import`'s JSON body: NDJSON files fetched from an allow-listed FHIR server. */
+export interface RecordImportRequestJson {
+  inputFormat: typeof NDJSON_MEDIA_TYPE;
+  input: RecordImportInputJson[];
+}
+
+/** A line of the input that was skipped: its 1-based number (counted across the inputs in order) and why. */
+export interface RecordImportErrorJson {
+  line: number;
+  diagnostics: string;
+}
+
+/** `GET /api/jobs/:id`: a records import, as a background job. */
+export interface RecordImportJson {
+  id: string;
+  kind: 'fhir-import';
+  status: RecordImportStatus;
+  /** Lines read so far of `total` (null until URL inputs are fetched). */
+  progress: { done: number; total: number | null };
+  /** Resources written to the store (when completed): distinct resourceType/id, new or replaced. */
+  stored: number;
+  /** Lines skipped (not JSON, not valid FHIR R4, no id). */
+  invalid: number;
+  /** The first 100 skipped lines. */
+  errors: RecordImportErrorJson[];
+  /** Why the import failed (nothing was stored). */
+  failure: string | null;
+  inputs: RecordImportInputJson[] | null;
+  requested_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}

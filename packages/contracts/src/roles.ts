@@ -75,6 +75,8 @@ export const ADMIN_RESOURCES = [
   'rule-sets',
   'settings',
   'cds-clients',
+  // Record imports ($import jobs): read-only in the console.
+  'jobs',
 ] as const;
 
 export interface AccessRequest {
@@ -89,6 +91,6 @@ export function canAccess(role: Role | null | undefined, { resource, action, rec
   if (!(ADMIN_RESOURCES as readonly string[]).includes(resource)) return false;
   if (resource === 'users' && action === 'edit' && record) return assignableRoles(role, record.role ?? null).length > 0;
   if (resource === 'approvals' && action === 'edit' && record) return mayDecide(role, record.requested_role, record.current_role);
-  if (resource === 'parameter-changes' && action !== 'list' && action !== 'show') return false;
+  if ((resource === 'parameter-changes' || resource === 'jobs') && action !== 'list' && action !== 'show') return false;
   return true;
 }

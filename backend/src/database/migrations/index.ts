@@ -16,6 +16,7 @@ import { ContentPacks1796100000000 } from './1796100000000-ContentPacks';
 import { CdsHookGenerationWhatCallsRead1796150000000 } from './1796150000000-CdsHookGenerationWhatCallsRead';
 import { FhirResources1796300000000 } from './1796300000000-FhirResources';
 import { TemplateEquivalents1796420000000 } from './1796420000000-TemplateEquivalents';
+import { RecordImports1796500000000 } from './1796500000000-RecordImports';
 import { RecordContext1796530000000 } from './1796530000000-RecordContext';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   CdsHookGenerationWhatCallsRead1796150000000,
   FhirResources1796300000000,
   TemplateEquivalents1796420000000,
+  RecordImports1796500000000,
   RecordContext1796530000000,
 ];

@@ -16,9 +16,12 @@ describe('canAccess', () => {
     expect(canAccess('super_admin', { resource: 'secrets', action: 'list' })).toBe(false);
   });
 
-  it('the change history is read-only', () => {
+  it('the change history and the record imports are read-only', () => {
     expect(canAccess('super_admin', { resource: 'parameter-changes', action: 'list' })).toBe(true);
     expect(canAccess('super_admin', { resource: 'parameter-changes', action: 'delete' })).toBe(false);
+    expect(canAccess('admin', { resource: 'jobs', action: 'list' })).toBe(true);
+    expect(canAccess('admin', { resource: 'jobs', action: 'delete' })).toBe(false);
+    expect(canAccess('pcp', { resource: 'jobs', action: 'list' })).toBe(false);
   });
 
   it('an admin may change the role of a PCP or of a user without a role, not of an administrator', () => {

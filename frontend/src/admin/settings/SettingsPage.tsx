@@ -139,6 +139,14 @@ export default function SettingsPage() {
             Manage CDS clients
           </Button>
         </Section>
+        <Section title="Records in" id="records-title" loading={false} error={null}>
+          <Typography color="text.secondary" sx={{ mb: 1.5 }}>
+            Panels of patients&apos; records imported as FHIR NDJSON run in the background: follow their progress and what was skipped.
+          </Typography>
+          <Button component={RouterLink} to="/admin/jobs" variant="outlined">
+            Record imports
+          </Button>
+        </Section>
       </Stack>
     </Box>
   );

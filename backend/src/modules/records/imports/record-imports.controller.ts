@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ADMIN_ROLES, type RecordImportJson } from '@cds/contracts';
+import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
+import { ContractBody, ContractResponse } from '../../../common/contract-response';
+import { DomainError } from '../../../common/errors';
+import { parseListQuery, type Page } from '../../../common/pagination';
+import { ParseIdPipe } from '../../../common/uuid.pipe';
+import { setHeader } from '../../../http/respond';
+import { RecordImportsService } from './record-imports.service';
+
+@ApiTags('records')
+@ApiBearerAuth()
+@Roles(...ADMIN_ROLES)
+@Controller()
+export class RecordImportsController {
+  constructor(private readonly imports: RecordImportsService) {}
+
+  @ContractBody('RecordImportRequestJson', ['application/json'])
+  @ContractResponse('RecordImportJson')
+  @ApiConsumes('application/fhir+ndjson', 'application/json')
+  @Post('fhir/\\$import')
+  @HttpCode(202)
+  @ApiOperation({
+    summary:
+      'Imports FHIR R4 resources as a background job: an application/fhir+ndjson body (one resource a line), or { inputFormat: "application/fhir+ndjson", input: [{ type, url }] } fetched from an allow-listed server (IMPORT_ALLOWED_BASES). 202 with the job; Content-Location names GET /api/jobs/:id. Invalid lines are skipped and reported by line number; the valid resources are stored together when every line is read, or nothing is stored if the job fails.',
+  })
+  async import(@Body() body: unknown, @CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: unknown): Promise<RecordImportJson> {
+    const job =
+      typeof body === 'string'
+        ? await this.imports.importUpload(body, user.id)
+        : typeof body === 'object' && body !== null
+          ? await this.imports.importFromUrls(body, user.id)
+          : refuseMediaType();
+    setHeader(res, 'Content-Location', `/api/jobs/${job.id}`);
+    return job;
+  }
+
+  @ContractResponse('RecordImportJson', { array: true })
+  @Get('jobs')
+  @ApiOperation({ summary: 'Recent record imports, newest first (simple-rest: range)' })
+  list(@Query() query: Record<string, unknown>): Promise<Page<RecordImportJson>> {
+    return this.imports.list(parseListQuery(query, { sortable: ['created_at'], defaultSort: { field: 'created_at', order: 'DESC' } }));
+  }
+
+  @ContractResponse('RecordImportJson')
+  @Get('jobs/:id')
+  @ApiOperation({
+    summary: 'A record import: status, progress { done, total } in lines, stored and invalid counts, the first 100 skipped lines',
+  })
+  get(@Param('id', ParseIdPipe) id: string): Promise<RecordImportJson> {
+    return this.imports.get(id);
+  }
+}
+
+function refuseMediaType(): never {
+  throw new DomainError(
+    'unsupported_media_type',
+    'Send application/fhir+ndjson (one resource a line), or application/json { "inputFormat": "application/fhir+ndjson", "input": [{ "type", "url" }] }',
+  );
+}

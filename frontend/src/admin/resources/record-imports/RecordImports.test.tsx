@@ -1,0 +1,57 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { RecordImportJson } from '@cds/contracts';
+import { renderApp } from '../../../test/helpers';
+import { adminApiMock, listOf } from '../../test/adminHelpers';
+
+const job = (o: Partial<RecordImportJson> = {}): RecordImportJson => ({
+  id: 'j-1',
+  kind: 'fhir-import',
+  status: 'completed',
+  progress: { done: 1200, total: 1200 },
+  stored: 1180,
+  invalid: 2,
+  errors: [{ line: 17, diagnostics: 'the line is not JSON' }],
+  failure: null,
+  inputs: null,
+  requested_by: 'u-1',
+  created_at: '2026-11-20T10:00:00.000Z',
+  started_at: '2026-11-20T10:00:01.000Z',
+  finished_at: '2026-11-20T10:00:09.000Z',
+  ...o,
+});
+
+describe('Record imports (admin console)', () => {
+  it('lists each import with its status, a progress bar and what was stored or skipped', async () => {
+    adminApiMock({
+      'GET /api/jobs': listOf('jobs', [
+        job({ id: 'j-3', status: 'running', progress: { done: 400, total: 1600 }, stored: 0, invalid: 0, errors: [] }),
+        job({
+          id: 'j-2',
+          status: 'failed',
+          inputs: [{ type: 'Patient', url: 'https://fhir.example.org/r4/Patient.ndjson' }],
+          failure: 'https://fhir.example.org/r4/Patient.ndjson answered 500',
+          progress: { done: 0, total: null },
+          stored: 0,
+          invalid: 0,
+          errors: [],
+        }),
+        job(),
+      ]),
+    });
+    renderApp('/admin/jobs');
+    expect(await screen.findByRole('heading', { name: 'Record imports' })).toBeInTheDocument();
+    const table = await screen.findByRole('table');
+    expect(await within(table).findByText('Running')).toBeInTheDocument();
+    expect(within(table).getByRole('progressbar', { name: '400 of 1600 lines read' })).toHaveAttribute('aria-valuenow', '25');
+    expect(within(table).getByText('1 URL')).toBeInTheDocument();
+    expect(within(table).getByText(/answered 500: nothing was stored/)).toBeInTheDocument();
+    expect(within(table).getByText(/1,180 resources stored; 2 lines skipped \(line 17: the line is not JSON\)/)).toBeInTheDocument();
+  });
+
+  it('says in words that nothing was imported yet', async () => {
+    adminApiMock({ 'GET /api/jobs': listOf('jobs', []) });
+    renderApp('/admin/jobs');
+    expect(await screen.findByText(/No import yet/)).toBeInTheDocument();
+  });
+});
