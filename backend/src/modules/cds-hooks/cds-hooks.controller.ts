@@ -21,11 +21,11 @@ import { CdsClientDto } from './cds-clients.dto';
 import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
 import { parseFeedback } from './feedback';
-import { CardFeedback } from './feedback.service';
+import { CardFeedback } from './card-feedback';
 import { PATIENT_VIEW, PatientViewService, unknownService } from './patient-view.service';
 import { RedeemPrefillDto } from './prefill.dto';
 import { linkOrigin, serviceOrigins } from './service-origins';
-import { PrefillTickets } from './prefill.service';
+import { PrefillTickets } from './prefill-tickets';
 
 /**
  * CDS Hooks 2.0 (base URL = this app's /api). Discovery is public: it names the services and the

@@ -7,7 +7,7 @@ import { ClientJwtVerifier } from './client-jwt';
 import { PatientViewService } from './patient-view.service';
 import { PrefillTicketsModule, RecordContextsModule } from './prefill-tickets.module';
 import { RecordPrefill } from './record-prefill.service';
-import { CardFeedback } from './feedback.service';
+import { CardFeedback } from './card-feedback';
 import { HookSnapshots } from './hook-snapshot';
 
 /** CDS Hooks 2.0: EHRs call the published rule sets (issue 11). */

@@ -19,7 +19,7 @@ import { parsePatientViewRequest, type PatientViewRequest } from './hook-request
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
 import { bundleResources, checkSubjects, hasNextPage, historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
 import { cutPointsOf, historySnapshot } from './record-context';
-import { PrefillTickets } from './prefill.service';
+import { PrefillTickets } from './prefill-tickets';
 import {
   historyQuery,
   onceEach,

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { RecordContexts } from '../assessments';
 import { CdsHooksRepository } from './cds-hooks.repository';
-import { PrefillTickets } from './prefill.service';
+import { PrefillTickets } from './prefill-tickets';
 
 /** The CDS Hooks tables and the prefill tickets, shared by the CDS Hooks services. */
 @Module({

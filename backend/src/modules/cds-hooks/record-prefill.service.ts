@@ -9,7 +9,7 @@ import { historyOf, readParameter, type NoValue, type ObservedValue } from './ob
 import { cutPointsOf, historySnapshot } from './record-context';
 import { implausiblePressures, prefillOf } from './answer-details';
 import { needsOf } from './record-needs';
-import { PrefillTickets, RECORD_STORE_ISSUER } from './prefill.service';
+import { PrefillTickets, RECORD_STORE_ISSUER } from './prefill-tickets';
 
 /**
  * "Start assessment" from the Panel (issue 21): the stored record's latest values for the published
