@@ -157,7 +157,7 @@ describe('with the official decks and hand-built records loaded', () => {
     const body = (await panel()).body as PanelJson;
     const row = rowOf(body, 'CMS122', 'panel-unreadable-a1c')!;
     expect(row.status).toBe('undetermined');
-    expect(row.reason).toMatch(/^Not determined from the record: .*glycemic status.* could not be read$/i);
+    expect(row.reason).toMatch(/^Not determined from the record: .*HbA1c or GMI.* could not be read$/);
     const cms122 = body.measures.find((m) => m.identifier === 'CMS122')!;
     expect(cms122.counts.undetermined).toBeGreaterThanOrEqual(1);
     expect(cms122.eligible).toBe(cms122.counts.denominator - cms122.counts.denominator_exclusion - cms122.counts.undetermined);
@@ -239,7 +239,7 @@ describe('with the official decks and hand-built records loaded', () => {
     expect(cms122).toMatchObject({ status: 'gap', reason: 'Most recent HbA1c or GMI 10.2 % (above 9 %)' });
     const numerator = cms122.populations.find((p) => p.code === 'numerator')!;
     expect(numerator.state).toBe(true);
-    expect(numerator.rules).toEqual(['Most recent glycemic status > 9 %']);
+    expect(numerator.rules).toEqual(['Most recent HbA1c or GMI > 9 %']);
     const lowest = numerator.inputs.find((i) => i.parameter_id === 'glycemic_status_lowest')!;
     expect(lowest.answer).toBe('10.2 %');
     expect(lowest.evidence).toEqual([

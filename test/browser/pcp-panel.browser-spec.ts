@@ -106,7 +106,7 @@ it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, ope
 
     await table.getByRole('button', { name: 'Ada Hightower' }).click();
     const dialog = page.getByRole('dialog', { name: /Ada Hightower/ });
-    const evidence = dialog.getByRole('list', { name: 'Evidence for Lowest glycemic status on the most recent day' }).first();
+    const evidence = dialog.getByRole('list', { name: 'Evidence for Most recent HbA1c or GMI (lowest that day)' }).first();
     await evidence.waitFor();
     expect(await evidence.textContent()).toContain('Hemoglobin A1c/Hemoglobin.total in Blood · 10.2 %');
     expect(await dialog.textContent()).toContain('Most recent HbA1c or GMI 10.2 % (above 9 %)');

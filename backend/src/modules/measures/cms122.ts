@@ -53,12 +53,12 @@ const parameters = [
   }),
   measured(
     'glycemic_status_lowest',
-    'Lowest glycemic status on the most recent day',
+    'Most recent HbA1c or GMI (lowest that day)',
     '%',
     { ...GLYCEMIC_STATUS, take: 'lowest_on_latest_day' },
     { min: 0, max: 100 },
   ),
-  yesNo('glycemic_status_without_result', 'Most recent glycemic status assessment without a result', {
+  yesNo('glycemic_status_without_result', 'Most recent HbA1c or GMI recorded without a result', {
     ...GLYCEMIC_STATUS,
     take: 'latest_without_value',
   }),
@@ -72,8 +72,8 @@ const rules = [
     ['diabetes', 'equals', true],
   ]),
   ...exclusionRules('cms122'),
-  rule('cms122-num-elevated', 'Most recent glycemic status > 9 %', 'numerator', [['glycemic_status_lowest', 'greater_than', 9]]),
-  rule('cms122-num-no-result', 'Most recent glycemic status assessment without a result', 'numerator', [
+  rule('cms122-num-elevated', 'Most recent HbA1c or GMI > 9 %', 'numerator', [['glycemic_status_lowest', 'greater_than', 9]]),
+  rule('cms122-num-no-result', 'Most recent HbA1c or GMI recorded without a result', 'numerator', [
     ['glycemic_status_without_result', 'equals', true],
   ]),
   rule('cms122-num-none', 'No glycemic status assessment in the measurement period', 'numerator', [

@@ -62,8 +62,8 @@ const parameters = [
   // CQL's "lowest systolic < 140" is false, not unknown, when there is no reading: the numerator needs one.
   yesNo('systolic_recorded', 'Systolic blood pressure recorded in the measurement period', { ...reading('8480-6'), take: 'exists' }),
   yesNo('diastolic_recorded', 'Diastolic blood pressure recorded in the measurement period', { ...reading('8462-4'), take: 'exists' }),
-  measured('systolic_lowest', 'Lowest systolic on the most recent blood-pressure day', 'mm[Hg]', reading('8480-6'), { min: 0, max: 400 }),
-  measured('diastolic_lowest', 'Lowest diastolic on the most recent blood-pressure day', 'mm[Hg]', reading('8462-4'), { min: 0, max: 300 }),
+  measured('systolic_lowest', 'Most recent systolic BP (lowest that day)', 'mm[Hg]', reading('8480-6'), { min: 0, max: 400 }),
+  measured('diastolic_lowest', 'Most recent diastolic BP (lowest that day)', 'mm[Hg]', reading('8462-4'), { min: 0, max: 300 }),
 ];
 
 const rules = [

@@ -59,7 +59,7 @@ const PANEL: PanelJson = {
       birth_date: '1958-09-30',
       age: 68,
       status: 'undetermined',
-      reason: 'Not determined from the record: Lowest glycemic status on the most recent day could not be read',
+      reason: 'Not determined from the record: Most recent HbA1c or GMI (lowest that day) could not be read',
     },
     {
       measure_id: 'KidneyHealthEvaluationFHIR',
@@ -100,11 +100,11 @@ const EVIDENCE: PanelPatientJson = {
           code: 'numerator',
           label: 'Numerator',
           state: true,
-          rules: ['Most recent glycemic status > 9 %'],
+          rules: ['Most recent HbA1c or GMI > 9 %'],
           inputs: [
             {
               parameter_id: 'glycemic_status_lowest',
-              display_name: 'Lowest glycemic status on the most recent day',
+              display_name: 'Most recent HbA1c or GMI (lowest that day)',
               answer: '10.2 %',
               evidence: [
                 {
@@ -237,9 +237,9 @@ describe('the Panel', () => {
     const table = await screen.findByRole('table', { name: 'Gap list' });
     await userEvent.click(within(table).getAllByRole('button', { name: 'Ada Hightower' })[0]);
     const dialog = await screen.findByRole('dialog', { name: /Ada Hightower/ });
-    const evidence = await within(dialog).findByRole('list', { name: 'Evidence for Lowest glycemic status on the most recent day' });
+    const evidence = await within(dialog).findByRole('list', { name: 'Evidence for Most recent HbA1c or GMI (lowest that day)' });
     expect(evidence).toHaveTextContent(`Mar 4, ${YEAR} · Hemoglobin A1c/Hemoglobin.total in Blood · 10.2 %`);
-    expect(within(dialog).getByText(/Because: Most recent glycemic status > 9 %/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Because: Most recent HbA1c or GMI > 9 %/)).toBeInTheDocument();
     // The HbA1c history is plotted, its values listed newest first; one blood pressure is said in words.
     const chart = within(dialog).getByTestId('history-chart');
     expect(within(chart).getByRole('img').getAttribute('aria-label')).toBe(
