@@ -38,19 +38,24 @@ beforeAll(async () => {
   }
   proxy = await startTcpProxy(postgresTarget(url));
   dataDir = mkdtempSync(join(tmpdir(), 'cds-dbhung-'));
-  runtime = await startRuntime(
+  const config = (timeouts: Record<string, string>) =>
     loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       PORT: '0',
       JWT_SECRET: randomBytes(32).toString('hex'),
       DATABASE_URL: postgresUrlVia(url, proxy.port),
-      DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
-      DATABASE_ACQUIRE_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+      ...timeouts,
       LOG_LEVEL: 'silent',
       AUTH_RATE_LIMIT_PER_IP: '100000',
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',
-    }),
+    });
+  // The fresh database is migrated first at the default deadlines: every migration commits in one
+  // transaction, which took longer than 1 s on a loaded machine (parallel suites sharing one embedded
+  // PostgreSQL process). The hangs under test come after.
+  await (await startRuntime(config({}))).close();
+  runtime = await startRuntime(
+    config({ DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), DATABASE_ACQUIRE_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) }),
   );
   t = { runtime, url: runtime.url, db: runtime.app.get(DataSource), http: () => request(runtime.url), close: async () => undefined };
   cast = await createCast(t);
