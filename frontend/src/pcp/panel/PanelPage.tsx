@@ -24,11 +24,12 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { PanelGapJson, PanelJson, PanelMeasureJson } from '@cds/contracts';
-import { getPanel } from '../../api/endpoints';
+import { getPanel, getPanelTrend } from '../../api/endpoints';
 import { EmptyBlock, ErrorBlock } from '../../components/StateViews';
 import { useAsync } from '../../components/useAsync';
 import { EvidenceDialog, StatusChip } from './EvidenceDialog';
 import { filterGaps, formatDay, percent, yearPeriod, type SortKey } from './panelFormat';
+import { Hba1cDistribution, ScoreTrend } from './PanelPlots';
 
 const YEARS_BACK = 4;
 
@@ -285,6 +286,8 @@ export default function PanelPage() {
   const [year, setYear] = useState(thisYear);
   const period = yearPeriod(year);
   const { data, error, loading, reload } = useAsync(() => getPanel(period), [year]);
+  // The trend is the last 12 months whatever the year chosen: loaded once, beside the panel, never holding it up.
+  const trend = useAsync(() => getPanelTrend(), []);
   const years = Array.from({ length: YEARS_BACK + 1 }, (_, i) => thisYear - i);
 
   return (
@@ -333,6 +336,8 @@ export default function PanelPage() {
             certainty; <Chip size="small" color="warning" label="Not determined" component="span" /> patients are listed below and counted
             in none.
           </Typography>
+          <ScoreTrend trend={trend.data ?? null} error={trend.error} loading={trend.loading} onRetry={trend.reload} />
+          <Hba1cDistribution d={data.hba1c_distribution} period={data.period} />
           <Gaps panel={data} />
         </>
       )}
