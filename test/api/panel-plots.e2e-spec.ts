@@ -89,7 +89,7 @@ describe('HbA1c distribution of the panel', () => {
       ['8–9 %', 1],
       ['> 9 %', 1],
       ['No result', 1],
-      ['Not readable as %', 0],
+      ['Not readable', 0],
     ]);
     expect(d.bands.find((b) => b.band === 'from_7_below_8')!.range).toBe('≥ 7 % and < 8 %');
   });

@@ -79,7 +79,7 @@ export type PanelHba1cBand = 'below_7' | 'from_7_below_8' | 'from_8_to_9' | 'abo
 
 export interface PanelHba1cBandJson {
   band: PanelHba1cBand;
-  /** "< 7 %", "7–7.9 %", "8–9 %", "> 9 %", "No result", "Not readable as %". */
+  /** "< 7 %", "7–7.9 %", "8–9 %", "> 9 %", "No result", "Not readable". */
   label: string;
   /** The band's limits in words ("≥ 7 % and < 8 %"). */
   range: string;

@@ -11,7 +11,7 @@ const BANDS: readonly Omit<PanelHba1cBandJson, 'count'>[] = [
   { band: 'from_8_to_9', label: '8–9 %', range: '≥ 8 % and ≤ 9 %' },
   { band: 'above_9', label: '> 9 %', range: '> 9 %' },
   { band: 'no_result', label: 'No result', range: 'No HbA1c with a result in the period' },
-  { band: 'not_readable', label: 'Not readable as %', range: 'A comparator, or a unit that does not convert to %' },
+  { band: 'not_readable', label: 'Not readable', range: 'A comparator, or a unit that does not convert to %' },
 ];
 
 export function bandOf(percent: number): PanelHba1cBand {

@@ -35,7 +35,7 @@ const PANEL: PanelJson = {
       { band: 'from_8_to_9', label: '8–9 %', range: '≥ 8 % and ≤ 9 %', count: 0 },
       { band: 'above_9', label: '> 9 %', range: '> 9 %', count: 1 },
       { band: 'no_result', label: 'No result', range: 'No HbA1c with a result in the period', count: 0 },
-      { band: 'not_readable', label: 'Not readable as %', range: 'A comparator, or a unit that does not convert to %', count: 1 },
+      { band: 'not_readable', label: 'Not readable', range: 'A comparator, or a unit that does not convert to %', count: 1 },
     ],
   },
   measures: [
@@ -321,7 +321,7 @@ describe('the Panel’s plots', () => {
       .slice(1)
       .map((r) => r.textContent);
     expect(rows[0]).toBe('Nov 2026' + '50 %1 of 2' + '0 %0 of 2');
-    expect(rows[11]).toBe('Dec 2025' + '100 %2 of 2' + '—no eligible patients');
+    expect(rows[11]).toBe('Dec 2025' + '100 %2 of 2' + '—none eligible');
   });
 
   it('the HbA1c distribution: a bar per band named with its count, and the ranges with counts and shares in a table', async () => {
@@ -330,7 +330,7 @@ describe('the Panel’s plots', () => {
     const chart = await screen.findByTestId('hba1c-distribution-chart');
     expect(chart.getAttribute('role')).toBe('img');
     expect(chart.getAttribute('aria-label')).toBe(
-      "Most recent HbA1c of the 3 patients in CMS122's denominator: < 7 %: 1, 7–7.9 %: 0, 8–9 %: 0, > 9 %: 1, No result: 0, Not readable as %: 1",
+      "Most recent HbA1c of the 3 patients in CMS122's denominator: < 7 %: 1, 7–7.9 %: 0, 8–9 %: 0, > 9 %: 1, No result: 0, Not readable: 1",
     );
     expect(chart.querySelectorAll('rect')).toHaveLength(6);
     const rows = within(screen.getByRole('table', { name: 'HbA1c bands' }))

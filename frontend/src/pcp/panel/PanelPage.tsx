@@ -7,6 +7,7 @@ import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
@@ -179,16 +180,19 @@ function GapList({ rows, onOpen }: { rows: PanelGapJson[]; onOpen: (g: PanelGapJ
   return (
     <List aria-label="Gap list" disablePadding>
       {rows.map((g) => (
-        <ListItemButton key={`${g.measure_id}/${g.patient_id}`} divider onClick={() => onOpen(g)} sx={{ display: 'block', py: 1.5 }}>
-          <Stack direction="row" spacing={1} alignItems="center" justifyContent="space-between">
-            <Typography sx={{ fontWeight: 600, color: 'primary.main' }}>{g.name}</Typography>
-            <StatusChip status={g.status} />
-          </Stack>
-          <Typography variant="body2" color="text.secondary">
-            {g.identifier} · {g.age !== null ? `${g.age} years` : 'age unknown'} · born {formatDay(g.birth_date)}
-          </Typography>
-          <Typography variant="body2">{g.reason}</Typography>
-        </ListItemButton>
+        // A list holds list items: the button goes inside one, so a screen reader counts the entries.
+        <ListItem key={`${g.measure_id}/${g.patient_id}`} disablePadding divider>
+          <ListItemButton onClick={() => onOpen(g)} sx={{ display: 'block', py: 1.5 }}>
+            <Stack direction="row" spacing={1} alignItems="center" justifyContent="space-between">
+              <Typography sx={{ fontWeight: 600, color: 'primary.main' }}>{g.name}</Typography>
+              <StatusChip status={g.status} />
+            </Stack>
+            <Typography variant="body2" color="text.secondary">
+              {g.identifier} · {g.age !== null ? `${g.age} years` : 'age unknown'} · born {formatDay(g.birth_date)}
+            </Typography>
+            <Typography variant="body2">{g.reason}</Typography>
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

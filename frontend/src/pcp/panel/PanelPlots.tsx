@@ -16,7 +16,7 @@ export const monthName = (month: string, style: 'short' | 'long' = 'short') =>
 const axisMonth = (month: string) =>
   `${new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', timeZone: 'UTC' })} ’${month.slice(2, 4)}`;
 
-const fraction = (p: { numerator: number; eligible: number }) => (p.eligible ? `${p.numerator} of ${p.eligible}` : 'no eligible patients');
+const fraction = (p: { numerator: number; eligible: number }) => (p.eligible ? `${p.numerator} of ${p.eligible}` : 'none eligible');
 
 const direction = (m: Pick<PanelTrendMeasureJson, 'improvement_notation'>) =>
   m.improvement_notation === 'decrease' ? 'Lower is better: a falling line is improvement' : 'Higher is better';
@@ -48,10 +48,11 @@ function TrendChart({ m, narrow }: { m: PanelTrendMeasureJson; narrow: boolean }
     const joined = i > 0 && m.points[i - 1].score !== null;
     path += `${joined ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.score).toFixed(1)} `;
   });
-  const ticks = n === 12 ? [0, 4, 8, 11] : [0, n - 1];
+  // Every month has a tick; a phone labels three of them so the labels never touch.
+  const ticks = n === 12 ? (narrow ? [0, 6, 11] : [0, 4, 8, 11]) : [0, n - 1];
   const inverse = m.improvement_notation === 'decrease';
   return (
-    <Box component="figure" sx={{ m: 0, minWidth: 0 }} data-testid={`trend-${m.identifier}`}>
+    <Box component="figure" sx={{ m: 0, minWidth: 0, display: 'flex', flexDirection: 'column' }} data-testid={`trend-${m.identifier}`}>
       <Typography component="figcaption" variant="subtitle2">
         {m.identifier} · {m.title}
       </Typography>
@@ -64,8 +65,12 @@ function TrendChart({ m, narrow }: { m: PanelTrendMeasureJson; narrow: boolean }
         viewBox={`0 0 ${W} ${H}`}
         role="img"
         aria-label={trendSummary(m)}
-        sx={{ width: '100%', height: 'auto', display: 'block', mt: 0.5 }}
+        // The plots line up side by side whatever the length of the titles above them.
+        sx={{ width: '100%', height: 'auto', display: 'block', mt: 'auto', pt: 0.5 }}
       >
+        {m.points.map((p, i) => (
+          <line key={p.month} x1={x(i)} x2={x(i)} y1={y(0)} y2={y(0) + 4} stroke="currentColor" strokeOpacity={0.4} />
+        ))}
         {[0, 0.5, 1].map((v) => (
           <g key={v}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={v === 0 ? 0.4 : 0.12} />
@@ -101,9 +106,9 @@ function TrendChart({ m, narrow }: { m: PanelTrendMeasureJson; narrow: boolean }
 }
 
 /** Every measure's monthly points in one table, newest month first: the exact values the lines draw. */
-function TrendTable({ trend }: { trend: PanelTrendJson }) {
+function TrendTable({ trend, narrow }: { trend: PanelTrendJson; narrow: boolean }) {
   const months = [...trend.measures[0].points.keys()].reverse();
-  return (
+  const table = (
     <Box sx={{ overflowX: 'auto', mt: 2 }}>
       <Box
         component="table"
@@ -113,7 +118,7 @@ function TrendTable({ trend }: { trend: PanelTrendJson }) {
           fontSize: 14,
           width: '100%',
           '& th, & td': { py: 0.5, pr: 1.5, textAlign: 'left', borderBottom: 1, borderColor: 'divider', verticalAlign: 'top' },
-          '& td small': { color: 'text.secondary', fontSize: 12, display: 'block' },
+          '& td small': { color: 'text.secondary', fontSize: 12, display: { xs: 'block', sm: 'inline' }, ml: { sm: 1 } },
         }}
       >
         <thead>
@@ -149,6 +154,15 @@ function TrendTable({ trend }: { trend: PanelTrendJson }) {
         </tbody>
       </Box>
     </Box>
+  );
+  // On a phone the 12 rows would push the gap list far down: they open on request.
+  return narrow ? (
+    <Box component="details" sx={{ mt: 2, '& summary': { cursor: 'pointer', color: 'primary.main', fontWeight: 600, py: 1 } }}>
+      <summary>Values by month</summary>
+      {table}
+    </Box>
+  ) : (
+    table
   );
 }
 
@@ -199,7 +213,7 @@ export function ScoreTrend({
                 <TrendChart key={m.id} m={m} narrow={narrow} />
               ))}
             </Box>
-            <TrendTable trend={trend} />
+            <TrendTable trend={trend} narrow={narrow} />
           </>
         )}
       </CardContent>
@@ -235,7 +249,7 @@ export function Hba1cDistribution({ d, period }: { d: PanelHba1cDistributionJson
   const narrow = useMediaQuery('(max-width:599.95px)', { noSsr: true });
   const bands = shownBands(d);
   const W = narrow ? 320 : 480;
-  const LABEL = narrow ? 118 : 140;
+  const LABEL = narrow ? 128 : 140;
   const ROW = 30;
   const H = bands.length * ROW + 8;
   const max = Math.max(1, ...bands.map((b) => b.count));
@@ -291,7 +305,8 @@ export function Hba1cDistribution({ d, period }: { d: PanelHba1cDistributionJson
                 fontSize: 14,
                 width: '100%',
                 '& th, & td': { py: 0.5, pr: 1.5, textAlign: 'left', borderBottom: 1, borderColor: 'divider' },
-                '& td:nth-of-type(n+2)': { textAlign: 'right' },
+                '& thead th, & td': { whiteSpace: 'nowrap' },
+                '& td': { textAlign: 'right' },
               }}
             >
               <thead>
