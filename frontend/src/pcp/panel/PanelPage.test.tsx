@@ -316,12 +316,18 @@ describe('the Panel’s plots', () => {
     );
     expect(cms951.querySelectorAll('circle')).toHaveLength(4);
     expect(screen.getByTestId('trend-basis')).toHaveTextContent('the 12 months ending that month');
-    const rows = within(screen.getByRole('table', { name: 'Score by month' }))
-      .getAllByRole('row')
-      .slice(1)
-      .map((r) => r.textContent);
-    expect(rows[0]).toBe('Nov 2026' + '50 %1 of 2' + '0 %0 of 2');
-    expect(rows[11]).toBe('Dec 2025' + '100 %2 of 2' + '—none eligible');
+    // At a desk the months run left to right as in the plots: a row per measure, each point's numerator and eligible under its score.
+    const table = screen.getByRole('table', { name: 'Score by month' });
+    const header = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect([header[1], header[12]]).toEqual(['Dec ’25', 'Nov ’26']);
+    const cells = (name: RegExp) =>
+      within(within(table).getByRole('row', { name }))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells(/^CMS122/)).toEqual([...Array(6).fill('100 %2 of 2'), ...Array(6).fill('50 %1 of 2')]);
+    expect(cells(/^CMS951/).slice(7, 9)).toEqual(['—none', '0 %0 of 2']);
   });
 
   it('the HbA1c distribution: a bar per band named with its count, and the ranges with counts and shares in a table', async () => {

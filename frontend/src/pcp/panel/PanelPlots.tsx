@@ -105,64 +105,99 @@ function TrendChart({ m, narrow }: { m: PanelTrendMeasureJson; narrow: boolean }
   );
 }
 
-/** Every measure's monthly points in one table, newest month first: the exact values the lines draw. */
+const better = (m: PanelTrendMeasureJson) => (m.improvement_notation === 'decrease' ? 'lower is better' : 'higher is better');
+
+const TABLE_SX = {
+  borderCollapse: 'collapse',
+  fontSize: 14,
+  width: '100%',
+  '& th, & td': { py: 0.5, pr: 1.5, textAlign: 'left', borderBottom: 1, borderColor: 'divider', verticalAlign: 'top' },
+  '& small': { color: 'text.secondary', fontSize: 12, display: 'block', fontWeight: 400 },
+} as const;
+
+/**
+ * Every measure's monthly points, the exact values the lines draw. At a desk, months run left to right
+ * as in the plots (a row per measure, so the gap list stays near); on a phone a row per month, newest
+ * first, behind "Values by month" so the 12 rows do not push the gap list far down.
+ */
 function TrendTable({ trend, narrow }: { trend: PanelTrendJson; narrow: boolean }) {
-  const months = [...trend.measures[0].points.keys()].reverse();
-  const table = (
-    <Box sx={{ overflowX: 'auto', mt: 2 }}>
-      <Box
-        component="table"
-        aria-label="Score by month"
-        sx={{
-          borderCollapse: 'collapse',
-          fontSize: 14,
-          width: '100%',
-          '& th, & td': { py: 0.5, pr: 1.5, textAlign: 'left', borderBottom: 1, borderColor: 'divider', verticalAlign: 'top' },
-          '& td small': { color: 'text.secondary', fontSize: 12, display: { xs: 'block', sm: 'inline' }, ml: { sm: 1 } },
-        }}
-      >
+  const points = trend.measures[0].points;
+  if (!narrow)
+    return (
+      <Box sx={{ overflowX: 'auto', mt: 2 }}>
+        <Box
+          component="table"
+          aria-label="Score by month"
+          sx={{
+            ...TABLE_SX,
+            '& td': { whiteSpace: 'nowrap' },
+            '& caption': { captionSide: 'bottom', textAlign: 'left', pt: 1, fontSize: 12, color: 'text.secondary' },
+          }}
+        >
+          <caption>Each month: the score, then the numerator of the eligible patients; “none”: no eligible patient that month.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Measure</th>
+              {points.map((p) => (
+                <th key={p.month} scope="col" style={{ fontWeight: 400, whiteSpace: 'nowrap' }}>
+                  <abbr title={monthName(p.month, 'long')} style={{ textDecoration: 'none' }}>
+                    {axisMonth(p.month)}
+                  </abbr>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {trend.measures.map((m) => (
+              <tr key={m.id}>
+                <th scope="row" style={{ whiteSpace: 'nowrap' }}>
+                  {m.identifier}
+                  <small>{better(m)}</small>
+                </th>
+                {m.points.map((p) => (
+                  <td key={p.month}>
+                    {percent(p.score)}
+                    <small>{p.eligible ? `${p.numerator} of ${p.eligible}` : 'none'}</small>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Box>
+      </Box>
+    );
+  return (
+    <Box component="details" sx={{ mt: 2, '& summary': { cursor: 'pointer', color: 'primary.main', fontWeight: 600, py: 1 } }}>
+      <summary>Values by month</summary>
+      <Box component="table" aria-label="Score by month" sx={TABLE_SX}>
         <thead>
           <tr>
             <th scope="col">Month</th>
             {trend.measures.map((m) => (
               <th key={m.id} scope="col">
                 {m.identifier}
-                <small style={{ display: 'block', fontWeight: 400 }}>
-                  {m.improvement_notation === 'decrease' ? 'lower is better' : 'higher is better'}
-                </small>
+                <small>{better(m)}</small>
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {months.map((i) => (
-            <tr key={trend.measures[0].points[i].month}>
+          {[...points.keys()].reverse().map((i) => (
+            <tr key={points[i].month}>
               <th scope="row" style={{ fontWeight: 400, whiteSpace: 'nowrap' }}>
-                {monthName(trend.measures[0].points[i].month)}
+                {monthName(points[i].month)}
               </th>
-              {trend.measures.map((m) => {
-                const p = m.points[i];
-                return (
-                  <td key={m.id}>
-                    {percent(p.score)}
-                    <small>{fraction(p)}</small>
-                  </td>
-                );
-              })}
+              {trend.measures.map((m) => (
+                <td key={m.id}>
+                  {percent(m.points[i].score)}
+                  <small>{fraction(m.points[i])}</small>
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
       </Box>
     </Box>
-  );
-  // On a phone the 12 rows would push the gap list far down: they open on request.
-  return narrow ? (
-    <Box component="details" sx={{ mt: 2, '& summary': { cursor: 'pointer', color: 'primary.main', fontWeight: 600, py: 1 } }}>
-      <summary>Values by month</summary>
-      {table}
-    </Box>
-  ) : (
-    table
   );
 }
 
