@@ -134,6 +134,7 @@ export const MATRIX: Record<string, Access> = {
   'GET /api/fhir/Measure/:id/\\$evaluate-measure': CLINICAL,
   'POST /api/fhir/Measure/:id/\\$evaluate-measure': CLINICAL,
   'GET /api/panel': CLINICAL,
+  'GET /api/panel/trend': CLINICAL,
   'GET /api/panel/patients/:patientId': CLINICAL,
   'POST /api/panel/patients/:patientId/assessment-prefill': CLINICAL,
 };

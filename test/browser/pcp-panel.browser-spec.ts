@@ -26,6 +26,12 @@ async function dialogShot(page: Page, name: string) {
   await page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
 }
 
+/** The 15th of the month `n` months before this one, at noon (well inside that month). */
+const monthsAgo = (n: number) => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - n, 15, 12)).toISOString();
+};
+
 /** Width the page scrolls to sideways beyond the viewport (0: none). */
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
@@ -59,12 +65,16 @@ beforeAll(async () => {
         { value: 8.6, unit: '%', at: `${new Date().getUTCFullYear() - 1}-06-12T09:00:00Z` },
       ],
     }),
+    // Above 9 % at a visit five months ago, 6.8 % today: CMS122's trend falls this month.
     panelPatientBundle({
       id: 'carl-moss',
       given: 'Carl',
       family: 'Moss',
       birthDate: '1971-07-15',
       gender: 'male',
+      diabetesSince: `${new Date().getUTCFullYear() - 3}-01-01T00:00:00.000Z`,
+      earlierVisits: [monthsAgo(5)],
+      earlierHba1c: [{ value: 9.6, unit: '%', at: monthsAgo(5) }],
       hba1c: { value: 6.8, unit: '%' },
     }),
     panelPatientBundle({ id: 'una-reed', given: 'Una', family: 'Reed', birthDate: '1958-09-30', hba1c: { value: 8, unit: 'kg' } }),
@@ -145,6 +155,47 @@ it('a PCP with a patient whose HbA1c is above 9 % sees the gap on the Panel, ope
       /^HbA1c: 3 results from Nov 2, \d{4} \(7\.9 %\) to \w{3} \d{1,2}, \d{4} \(10\.2 %\)$/,
     );
     await screenshot(page, 'case-detail-history-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+it('a PCP sees at a glance how each score moved over the year and how the panel’s HbA1c spreads, with every number also in a table', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await signIn(page);
+    await page.goto(`${t.url}/pcp/panel`);
+    const trend = page.getByRole('region', { name: 'Score by month' });
+    const cms122 = trend.getByTestId('trend-CMS122');
+    await cms122.waitFor();
+    // Carl was above 9 % from five months ago until today's 6.8 %: the last point is Ada's alone, 1 of 2.
+    expect(await cms122.getByRole('img').getAttribute('aria-label')).toMatch(
+      /^CMS122 score by month, \w{3} \d{4} to \w{3} \d{4}: from 100 % in \w{3} \d{4} \(1 of 1\) to 50 % in \w{3} \d{4} \(1 of 2\)\. Lower is better: a falling line is improvement\.$/,
+    );
+    // At a desk a row per measure, months across; on a phone (below) a row per month.
+    expect(await trend.getByRole('table', { name: 'Score by month' }).getByRole('row').count()).toBe(4);
+    const distribution = page.getByRole('region', { name: 'HbA1c of the panel' });
+    // CMS122's denominator: Ada 10.2 %, Carl 6.8 %, and Una's result in kg, which no band can hold.
+    expect(await distribution.getByRole('img').getAttribute('aria-label')).toBe(
+      "Most recent HbA1c of the 3 patients in CMS122's denominator: < 7 %: 1, 7–7.9 %: 0, 8–9 %: 0, > 9 %: 1, No result: 0, Not readable: 1",
+    );
+    expect(await sideways(page)).toBe(0);
+    await trend.screenshot({ path: join(screenshotDir(), 'pcp-panel-trend-1366.png') });
+    await distribution.screenshot({ path: join(screenshotDir(), 'pcp-panel-hba1c-1366.png') });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await cms122.getByRole('img').waitFor();
+    expect(await sideways(page)).toBe(0);
+    await trend.screenshot({ path: join(screenshotDir(), 'pcp-panel-trend-390.png') });
+    // On a phone the monthly values open on request, and fit the width.
+    await trend.getByText('Values by month').click();
+    expect(await trend.getByRole('table', { name: 'Score by month' }).getByRole('row').count()).toBe(13);
+    expect(await sideways(page)).toBe(0);
+    await trend.screenshot({ path: join(screenshotDir(), 'pcp-panel-trend-values-390.png') });
+    await distribution.screenshot({ path: join(screenshotDir(), 'pcp-panel-hba1c-390.png') });
     expect(await seriousA11yViolations(page)).toEqual([]);
   } finally {
     await page.close();

@@ -13,10 +13,14 @@ export interface PanelPatientInput {
   family: string;
   birthDate: string;
   gender?: 'male' | 'female';
-  /** An HbA1c result recorded a few minutes ago, in `unit` (UCUM). */
-  hba1c?: { value: number; unit: string };
+  /** An HbA1c result recorded a few minutes ago, in `unit` (UCUM), under `loinc` (default 4548-4, NGSP %; 59261-8 is IFCC mmol/mol). */
+  hba1c?: { value: number; unit: string; loinc?: string };
   /** Earlier HbA1c results (ISO dates), for the history the evidence plots. */
   earlierHba1c?: { value: number; unit: string; at: string }[];
+  /** When the diabetes began (ISO date; default the first of January this year). */
+  diabetesSince?: string;
+  /** Earlier qualifying visits (ISO dates), besides the one a few minutes ago. */
+  earlierVisits?: string[];
 }
 
 /** A few minutes ago: inside the current year and never in the future. */
@@ -42,7 +46,7 @@ export function panelPatientBundle(p: PanelPatientInput) {
       code: {
         coding: [{ system: SNOMED, code: '102781000119107', display: 'Sensory neuropathy due to type 1 diabetes mellitus (disorder)' }],
       },
-      onsetDateTime: `${thisYear()}-01-01T00:00:00.000Z`,
+      onsetDateTime: p.diabetesSince ?? `${thisYear()}-01-01T00:00:00.000Z`,
     },
     {
       resourceType: 'Encounter',
@@ -54,6 +58,16 @@ export function panelPatientBundle(p: PanelPatientInput) {
       period: { start: at, end: at },
     },
   ];
+  for (const [i, when] of (p.earlierVisits ?? []).entries())
+    resources.push({
+      resourceType: 'Encounter',
+      id: `${p.id}-visit-earlier-${i + 1}`,
+      status: 'finished',
+      class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB' },
+      subject: ref,
+      type: [{ coding: [{ system: SNOMED, code: '185460008', display: 'Home visit request by patient (procedure)' }] }],
+      period: { start: when, end: when },
+    });
   if (p.hba1c)
     resources.push({
       resourceType: 'Observation',
@@ -61,7 +75,13 @@ export function panelPatientBundle(p: PanelPatientInput) {
       status: 'final',
       category: [LAB],
       subject: ref,
-      code: { coding: [{ system: LOINC, code: '4548-4', display: 'Hemoglobin A1c/Hemoglobin.total in Blood' }] },
+      code: {
+        coding: [
+          p.hba1c.loinc === '59261-8'
+            ? { system: LOINC, code: '59261-8', display: 'Hemoglobin A1c/Hemoglobin.total in Blood by IFCC protocol' }
+            : { system: LOINC, code: '4548-4', display: 'Hemoglobin A1c/Hemoglobin.total in Blood' },
+        ],
+      },
       effectiveDateTime: at,
       valueQuantity: { value: p.hba1c.value, unit: p.hba1c.unit, system: 'http://unitsofmeasure.org', code: p.hba1c.unit },
     });

@@ -1,6 +1,6 @@
 import { seededRandom } from '@cds/engine';
 import { loadConfig } from '../config/app-config';
-import { MeasuresService } from '../modules/measures/measures.service';
+import { MeasuresService, TREND_MAX_PATIENTS } from '../modules/measures/measures.service';
 import { RecordsRepository, type RecordRow } from '../modules/records/records.repository';
 import { startRuntime } from '../runtime';
 import { scratchDatabase } from './bench-scratch';
@@ -129,6 +129,19 @@ export async function runPanelBench(patients: number, fmt: (n: number, digits?: 
     console.log(
       `Evaluation of the three measures over the panel from the database, one pass: ${fmt(evalS)} s (${fmt((evalS * 1e6) / patients, 0)} µs per patient); RSS ${fmt(rssBefore / 1e6, 0)} → ${fmt(process.memoryUsage().rss / 1e6, 0)} MB.\n`,
     );
+    // The Panel's plots: its own page load (one period, with the HbA1c distribution), then the 12-month trend, up to its limit.
+    const pageStart = Date.now();
+    await measures.panel({ periodStart: PERIOD.start, periodEnd: PERIOD.end });
+    const pageS = (Date.now() - pageStart) / 1000;
+    console.log(`GET /api/panel (one period, gap list and HbA1c distribution): ${fmt(pageS)} s.`);
+    if (patients <= TREND_MAX_PATIENTS) {
+      const trendStart = Date.now();
+      await measures.panelTrend({}, new Date(`${PERIOD.end}T12:00:00Z`));
+      const trendS = (Date.now() - trendStart) / 1000;
+      console.log(
+        `GET /api/panel/trend (12 rolling years, each record read once): ${fmt(trendS)} s (${fmt((trendS * 1e6) / patients, 0)} µs per patient, ${fmt(trendS / pageS, 1)} × the page).\n`,
+      );
+    } else console.log(`GET /api/panel/trend: refused above ${TREND_MAX_PATIENTS} patients (409).\n`);
     console.log('| measure | initial population | denominator | exclusions | numerator | score |');
     console.log('|---|---:|---:|---:|---:|---:|');
     reports.forEach((r, i) => {

@@ -9,6 +9,7 @@ import type {
   PanelJson,
   PanelPatientJson,
   PanelPrefillJson,
+  PanelTrendJson,
   ProfileJson,
 } from '@cds/contracts';
 
@@ -55,6 +56,9 @@ export const getPanel = (period: { start: string; end: string }) =>
   api.get<PanelJson>(`/api/panel?${new URLSearchParams({ periodStart: period.start, periodEnd: period.end }).toString()}`);
 
 /** One patient's standing on each measure, with the resources behind each population. */
+/** Each measure's score at the end of each of the last 12 months, each point a rolling year (issue 21). */
+export const getPanelTrend = () => api.get<PanelTrendJson>('/api/panel/trend');
+
 export const getPanelPatient = (id: string, period: { start: string; end: string }) =>
   api.get<PanelPatientJson>(
     `/api/panel/patients/${encodeURIComponent(id)}?${new URLSearchParams({ periodStart: period.start, periodEnd: period.end }).toString()}`,

@@ -67,6 +67,72 @@ export interface PanelJson {
   patients: number;
   measures: PanelMeasureJson[];
   gaps: PanelGapJson[];
+  /** CMS122's denominator by their most recent HbA1c in the period. */
+  hba1c_distribution: PanelHba1cDistributionJson;
+}
+
+/**
+ * One band of the HbA1c distribution. Bands are half-open where they meet: < 7 %, ≥ 7 and < 8 %,
+ * ≥ 8 and ≤ 9 %, > 9 % (9.0 is at CMS122's goal, as the measure reads it).
+ */
+export type PanelHba1cBand = 'below_7' | 'from_7_below_8' | 'from_8_to_9' | 'above_9' | 'no_result' | 'not_readable';
+
+export interface PanelHba1cBandJson {
+  band: PanelHba1cBand;
+  /** "< 7 %", "7–7.9 %", "8–9 %", "> 9 %", "No result", "Not readable". */
+  label: string;
+  /** The band's limits in words ("≥ 7 % and < 8 %"). */
+  range: string;
+  count: number;
+}
+
+/**
+ * The patients in CMS122's denominator (exclusions included: they are still the panel's patients with
+ * diabetes) by their most recent HbA1c in the period, the lowest of that day as CMS122 reads it; an IFCC
+ * result in mmol/mol is counted in % through the conversion the HbA1c history uses. `not_readable`: a
+ * result with a comparator or in a unit that does not convert.
+ */
+export interface PanelHba1cDistributionJson {
+  measure_id: string;
+  identifier: string;
+  /** Patients counted: the sum of the bands' counts. */
+  patients: number;
+  bands: PanelHba1cBandJson[];
+}
+
+/** One month's point of a measure's trend: the measure over the 12 months ending on that month's last day. */
+export interface PanelTrendPointJson {
+  /** YYYY-MM. */
+  month: string;
+  period: PanelPeriodJson;
+  numerator: number;
+  /** The score's denominator (eligible patients, as on the Panel's card). */
+  eligible: number;
+  /** numerator / eligible, 0–1; null when no patient is eligible. */
+  score: number | null;
+}
+
+export interface PanelTrendMeasureJson {
+  id: string;
+  identifier: string;
+  title: string;
+  /** `decrease`: a lower score is better (CMS122): a falling line is improvement. */
+  improvement_notation: 'increase' | 'decrease';
+  /** Oldest month first. */
+  points: PanelTrendPointJson[];
+}
+
+/**
+ * GET /api/panel/trend: each shipped measure's score at the end of each of the last 12 months, each
+ * point a rolling 12-month measurement period, so every point covers a full year of care and points
+ * compare with each other (a calendar year to date would restart every January).
+ */
+export interface PanelTrendJson {
+  basis: 'rolling_12_months';
+  /** The last month of the trend (YYYY-MM): the current month, its period ending on the month's last day. */
+  through: string;
+  patients: number;
+  measures: PanelTrendMeasureJson[];
 }
 
 /** A resource that decided an input, as the record has it. */

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CLINICAL_ROLES, type PanelJson, type PanelPatientJson, type PanelPrefillJson } from '@cds/contracts';
+import { CLINICAL_ROLES, type PanelJson, type PanelPatientJson, type PanelPrefillJson, type PanelTrendJson } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
 import { validationFailed } from '../../common/errors';
@@ -33,6 +33,16 @@ export class PanelController {
   })
   panel(@Query() query: Record<string, unknown>): Promise<PanelJson> {
     return this.measures.panel(query);
+  }
+
+  @ContractResponse('PanelTrendJson')
+  @Get('trend')
+  @ApiOperation({
+    summary:
+      "Each shipped measure's score at the end of each of the last 12 months (the current month last), each point the measure over the 12 months ending that month, with its numerator and eligible patients; 409 for panels above 2,000 patients",
+  })
+  trend(@Query() query: Record<string, unknown>): Promise<PanelTrendJson> {
+    return this.measures.panelTrend(query);
   }
 
   @ContractResponse('PanelPatientJson')

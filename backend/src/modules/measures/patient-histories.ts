@@ -6,38 +6,41 @@ import { inParameterUnit, isUnreadable, readHistory, unitDisplay, type Parameter
  * UACR, each in the unit its guideline cut-points are written in (other spellings of that unit
  * read through the UCUM alias list, IFCC HbA1c through ADA's equation), with those cut-points.
  */
-interface Series {
+export interface Series {
   title: string;
   codes: string[];
   scale: ParameterScale;
   thresholds: { value: number; label: string }[];
 }
 
-const SERIES: readonly Series[] = [
-  {
-    title: 'HbA1c',
-    codes: ['4548-4', '17856-6', '59261-8'],
-    scale: {
-      unit: '%',
-      min: null,
-      max: null,
-      conversions: [
-        {
-          code: 'mmol/mol',
-          factor: 0.09148,
-          offset: 2.152,
-          equivalents: [
-            [48, 6.5],
-            [75, 9],
-          ],
-        },
-      ],
-    },
-    thresholds: [
-      { value: 6.5, label: 'Diabetes ≥ 6.5 % (ADA)' },
-      { value: 9, label: 'CMS122: > 9 % is poor control' },
+/** HbA1c in %, IFCC mmol/mol read through ADA's equation: the history plots it, the Panel's distribution bands it. */
+export const HBA1C_SERIES: Series = {
+  title: 'HbA1c',
+  codes: ['4548-4', '17856-6', '59261-8'],
+  scale: {
+    unit: '%',
+    min: null,
+    max: null,
+    conversions: [
+      {
+        code: 'mmol/mol',
+        factor: 0.09148,
+        offset: 2.152,
+        equivalents: [
+          [48, 6.5],
+          [75, 9],
+        ],
+      },
     ],
   },
+  thresholds: [
+    { value: 6.5, label: 'Diabetes ≥ 6.5 % (ADA)' },
+    { value: 9, label: 'CMS122: > 9 % is poor control' },
+  ],
+};
+
+const SERIES: readonly Series[] = [
+  HBA1C_SERIES,
   {
     title: 'Systolic blood pressure',
     codes: ['8480-6'],

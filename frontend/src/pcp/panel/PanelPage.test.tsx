@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { PanelJson, PanelMeasureJson, PanelPatientJson } from '@cds/contracts';
+import type { PanelJson, PanelMeasureJson, PanelPatientJson, PanelTrendJson } from '@cds/contracts';
 import { apiError, json, me, mockApi, renderApp, seedSession } from '../../test/helpers';
 import { filterGaps } from './panelFormat';
 
@@ -25,6 +25,19 @@ const measure = (over: Partial<PanelMeasureJson>): PanelMeasureJson => ({
 const PANEL: PanelJson = {
   period: PERIOD,
   patients: 3,
+  hba1c_distribution: {
+    measure_id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+    identifier: 'CMS122',
+    patients: 3,
+    bands: [
+      { band: 'below_7', label: '< 7 %', range: '< 7 %', count: 1 },
+      { band: 'from_7_below_8', label: '7–7.9 %', range: '≥ 7 % and < 8 %', count: 0 },
+      { band: 'from_8_to_9', label: '8–9 %', range: '≥ 8 % and ≤ 9 %', count: 0 },
+      { band: 'above_9', label: '> 9 %', range: '> 9 %', count: 1 },
+      { band: 'no_result', label: 'No result', range: 'No HbA1c with a result in the period', count: 0 },
+      { band: 'not_readable', label: 'Not readable', range: 'A comparator, or a unit that does not convert to %', count: 1 },
+    ],
+  },
   measures: [
     measure({}),
     measure({
@@ -143,9 +156,42 @@ const EVIDENCE: PanelPatientJson = {
   ],
 };
 
+/** Twelve months through November 2026: CMS122 from 2 of 2 (100 %) down to 1 of 2; CMS951 without eligible patients until August. */
+const MONTHS = Array.from({ length: 12 }, (_, i) => {
+  const d = new Date(Date.UTC(2025, 11 + i, 1));
+  const end = new Date(Date.UTC(2025, 12 + i, 0));
+  const start = new Date(Date.UTC(2025, i, 1));
+  return { month: d.toISOString().slice(0, 7), period: { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) } };
+});
+const TREND: PanelTrendJson = {
+  basis: 'rolling_12_months',
+  through: '2026-11',
+  patients: 3,
+  measures: [
+    {
+      id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+      identifier: 'CMS122',
+      title: 'Diabetes: Glycemic Status Assessment Greater Than 9%',
+      improvement_notation: 'decrease',
+      points: MONTHS.map((m, i) =>
+        i < 6 ? { ...m, numerator: 2, eligible: 2, score: 1 } : { ...m, numerator: 1, eligible: 2, score: 0.5 },
+      ),
+    },
+    {
+      id: 'KidneyHealthEvaluationFHIR',
+      identifier: 'CMS951',
+      title: 'Kidney Health Evaluation',
+      improvement_notation: 'increase',
+      points: MONTHS.map((m, i) =>
+        i < 8 ? { ...m, numerator: 0, eligible: 0, score: null } : { ...m, numerator: 0, eligible: 2, score: 0 },
+      ),
+    },
+  ],
+};
+
 const signedInPcp = (routes: Parameters<typeof mockApi>[0]) => {
   seedSession();
-  return mockApi({ 'GET /api/me': json(200, me('pcp')), ...routes });
+  return mockApi({ 'GET /api/me': json(200, me('pcp')), 'GET /api/panel/trend': json(200, TREND), ...routes });
 };
 
 describe('the Panel', () => {
@@ -251,6 +297,76 @@ describe('the Panel', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/clinical-form'));
     await waitFor(() => expect(api.callsTo('POST /api/cds-prefill/redeem')).toHaveLength(1));
     expect(api.callsTo('POST /api/cds-prefill/redeem')[0].body).toEqual({ ticket: 'AbCdEfGhIjKlMnOpQrStUv' });
+  });
+});
+
+describe('the Panel’s plots', () => {
+  it('CMS122 improving over the year: a line per measure named by its months, CMS122 marked lower is better, every month’s numerator and eligible listed', async () => {
+    signedInPcp({ 'GET /api/panel': json(200, PANEL) });
+    renderApp('/pcp/panel');
+    const cms122 = await screen.findByTestId('trend-CMS122');
+    expect(within(cms122).getByRole('img').getAttribute('aria-label')).toBe(
+      'CMS122 score by month, Dec 2025 to Nov 2026: from 100 % in Dec 2025 (2 of 2) to 50 % in Nov 2026 (1 of 2). Lower is better: a falling line is improvement.',
+    );
+    expect(within(cms122).getByText(/Lower is better/)).toBeInTheDocument();
+    expect(cms122.querySelectorAll('circle')).toHaveLength(12);
+    const cms951 = screen.getByTestId('trend-CMS951');
+    expect(within(cms951).getByRole('img').getAttribute('aria-label')).toMatch(
+      /from 0 % in Aug 2026 \(0 of 2\) to 0 % in Nov 2026.*Higher is better/,
+    );
+    expect(cms951.querySelectorAll('circle')).toHaveLength(4);
+    expect(screen.getByTestId('trend-basis')).toHaveTextContent('the 12 months ending that month');
+    // At a desk the months run left to right as in the plots: a row per measure, each point's numerator and eligible under its score.
+    const table = screen.getByRole('table', { name: 'Score by month' });
+    const header = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect([header[1], header[12]]).toEqual(['Dec ’25', 'Nov ’26']);
+    const cells = (name: RegExp) =>
+      within(within(table).getByRole('row', { name }))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells(/^CMS122/)).toEqual([...Array(6).fill('100 %2 of 2'), ...Array(6).fill('50 %1 of 2')]);
+    expect(cells(/^CMS951/).slice(7, 9)).toEqual(['—none', '0 %0 of 2']);
+  });
+
+  it('the HbA1c distribution: a bar per band named with its count, and the ranges with counts and shares in a table', async () => {
+    signedInPcp({ 'GET /api/panel': json(200, PANEL) });
+    renderApp('/pcp/panel');
+    const chart = await screen.findByTestId('hba1c-distribution-chart');
+    expect(chart.getAttribute('role')).toBe('img');
+    expect(chart.getAttribute('aria-label')).toBe(
+      "Most recent HbA1c of the 3 patients in CMS122's denominator: < 7 %: 1, 7–7.9 %: 0, 8–9 %: 0, > 9 %: 1, No result: 0, Not readable: 1",
+    );
+    expect(chart.querySelectorAll('rect')).toHaveLength(6);
+    const rows = within(screen.getByRole('table', { name: 'HbA1c bands' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.textContent);
+    expect(rows.slice(0, 4)).toEqual([
+      '< 7 %' + '1' + '33 %',
+      '≥ 7 % and < 8 %' + '0' + '0 %',
+      '≥ 8 % and ≤ 9 %' + '0' + '0 %',
+      '> 9 %' + '1' + '33 %',
+    ]);
+    expect(screen.getByText(/8 % to 9 % inclusive; above 9 %/)).toBeInTheDocument();
+  });
+
+  it('a panel too large for the trend says so and offers Retry; the scores and the gap list stay', async () => {
+    signedInPcp({
+      'GET /api/panel': json(200, PANEL),
+      'GET /api/panel/trend': apiError(
+        409,
+        'conflict',
+        'The trend is computed on request for panels of up to 2000 patients; this panel has 2400',
+      ),
+    });
+    renderApp('/pcp/panel');
+    expect(await screen.findByText('Could not load the score by month.')).toBeInTheDocument();
+    expect(screen.getByText(/panels of up to 2000 patients/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Gap list' })).toBeInTheDocument();
+    expect(screen.getByTestId('score-CMS122')).toHaveTextContent('50 %');
   });
 });
 

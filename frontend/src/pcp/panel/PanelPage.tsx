@@ -7,6 +7,7 @@ import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
@@ -24,11 +25,12 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { PanelGapJson, PanelJson, PanelMeasureJson } from '@cds/contracts';
-import { getPanel } from '../../api/endpoints';
+import { getPanel, getPanelTrend } from '../../api/endpoints';
 import { EmptyBlock, ErrorBlock } from '../../components/StateViews';
 import { useAsync } from '../../components/useAsync';
 import { EvidenceDialog, StatusChip } from './EvidenceDialog';
 import { filterGaps, formatDay, percent, yearPeriod, type SortKey } from './panelFormat';
+import { Hba1cDistribution, ScoreTrend } from './PanelPlots';
 
 const YEARS_BACK = 4;
 
@@ -178,16 +180,19 @@ function GapList({ rows, onOpen }: { rows: PanelGapJson[]; onOpen: (g: PanelGapJ
   return (
     <List aria-label="Gap list" disablePadding>
       {rows.map((g) => (
-        <ListItemButton key={`${g.measure_id}/${g.patient_id}`} divider onClick={() => onOpen(g)} sx={{ display: 'block', py: 1.5 }}>
-          <Stack direction="row" spacing={1} alignItems="center" justifyContent="space-between">
-            <Typography sx={{ fontWeight: 600, color: 'primary.main' }}>{g.name}</Typography>
-            <StatusChip status={g.status} />
-          </Stack>
-          <Typography variant="body2" color="text.secondary">
-            {g.identifier} · {g.age !== null ? `${g.age} years` : 'age unknown'} · born {formatDay(g.birth_date)}
-          </Typography>
-          <Typography variant="body2">{g.reason}</Typography>
-        </ListItemButton>
+        // A list holds list items: the button goes inside one, so a screen reader counts the entries.
+        <ListItem key={`${g.measure_id}/${g.patient_id}`} disablePadding divider>
+          <ListItemButton onClick={() => onOpen(g)} sx={{ display: 'block', py: 1.5 }}>
+            <Stack direction="row" spacing={1} alignItems="center" justifyContent="space-between">
+              <Typography sx={{ fontWeight: 600, color: 'primary.main' }}>{g.name}</Typography>
+              <StatusChip status={g.status} />
+            </Stack>
+            <Typography variant="body2" color="text.secondary">
+              {g.identifier} · {g.age !== null ? `${g.age} years` : 'age unknown'} · born {formatDay(g.birth_date)}
+            </Typography>
+            <Typography variant="body2">{g.reason}</Typography>
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );
@@ -285,6 +290,8 @@ export default function PanelPage() {
   const [year, setYear] = useState(thisYear);
   const period = yearPeriod(year);
   const { data, error, loading, reload } = useAsync(() => getPanel(period), [year]);
+  // The trend is the last 12 months whatever the year chosen: loaded once, beside the panel, never holding it up.
+  const trend = useAsync(() => getPanelTrend(), []);
   const years = Array.from({ length: YEARS_BACK + 1 }, (_, i) => thisYear - i);
 
   return (
@@ -333,6 +340,8 @@ export default function PanelPage() {
             certainty; <Chip size="small" color="warning" label="Not determined" component="span" /> patients are listed below and counted
             in none.
           </Typography>
+          <ScoreTrend trend={trend.data ?? null} error={trend.error} loading={trend.loading} onRetry={trend.reload} />
+          <Hba1cDistribution d={data.hba1c_distribution} period={data.period} />
           <Gaps panel={data} />
         </>
       )}
