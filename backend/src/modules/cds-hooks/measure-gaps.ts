@@ -86,9 +86,9 @@ function summaryOf(text: string): string {
 }
 
 function evidenceText(e: PanelPatientMeasureJson['populations'][number]['inputs'][number]['evidence'][number]): string {
-  const what = e.resource_type === 'Patient' ? `Patient (${e.what ?? 'birth date'})` : `${e.resource_type}${e.id ? `/${e.id}` : ''}`;
-  const about = e.resource_type === 'Patient' ? '' : [e.what, e.value].filter(Boolean).join(', ');
-  return `${what}${about ? ` ${about}` : ''}${e.resource_type === 'Patient' ? '' : ` (${day(e.at)})`}`;
+  if (e.resource_type === 'Patient') return `Patient birth date ${day(e.at)}`;
+  const about = [e.what, e.value].filter(Boolean).join(', ');
+  return `${e.resource_type}${e.id ? `/${e.id}` : ''}${about ? ` ${about}` : ''} (${day(e.at)})`;
 }
 
 /** What a measure says of this patient at the point of care: a gap card, a line for the info card, or nothing. */
@@ -117,7 +117,8 @@ export function measureAtCare(
   const lines = [`**${md(m.title)}** (${md(m.identifier)}): ${md(m.goal.charAt(0).toLowerCase() + m.goal.slice(1))}.`, '', '**Basis**', ''];
   for (const p of standingOf.populations) {
     const gapHere = p.code === 'numerator';
-    if (p.state !== true && !gapHere) continue;
+    // The denominator with no rules of its own is the initial population: not said twice.
+    if ((p.state !== true && !gapHere) || (!p.rules.length && !p.inputs.length && !gapHere)) continue;
     const title = gapHere
       ? `${p.label}${m.improvement_notation === 'decrease' ? ' (inverse measure: in it is the gap)' : ' (not met)'}`
       : p.label;
