@@ -240,6 +240,7 @@ export class PatientViewService {
     );
     const measureSearches = [...new Map(offered.flatMap((m) => m.inputs.flatMap((i) => i.searches)).map((s) => [s.key, s])).values()];
     const measureReads = Promise.all(measureSearches.map(async (s) => [s.key, await search(s)] as const));
+    measureReads.catch(() => undefined); // awaited below; a stale copy's refusal is never an unhandled rejection meanwhile
     const historyNotes = await Promise.all(
       [...searchesOfHistory.values()].map(async (group) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
