@@ -10,6 +10,7 @@ const model: MeasureModel = {
     {
       id: 'diabetes',
       name: 'diabetes',
+      display_name: 'Diabetes',
       data_type: 'boolean',
       is_active: true,
       validation_rules: {
@@ -24,6 +25,7 @@ const model: MeasureModel = {
     {
       id: 'egfr',
       name: 'egfr',
+      display_name: 'eGFR in the period',
       data_type: 'boolean',
       is_active: true,
       validation_rules: {
