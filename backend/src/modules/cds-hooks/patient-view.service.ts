@@ -11,7 +11,7 @@ import { DomainError } from '../../common/errors';
 import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
 import { measureValueSets, SHIPPED_MEASURES, type ShippedMeasure } from '../measures/content';
-import { coverageOf, currentYear, measureAtCare, measureNeedsOf, type SearchRead } from './measure-gaps';
+import { coverageOf, currentYear, measureAtCare, measureNeedsOf, type MeasureNeeds, type SearchRead } from './measure-gaps';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
 import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
@@ -37,6 +37,7 @@ import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type
 export const PATIENT_VIEW = 'patient-view';
 /** The measures whose gaps a patient-view call shows: every shipped one (on by default; see docs/integrations.md). */
 const GAP_MEASURES: readonly ShippedMeasure[] = SHIPPED_MEASURES;
+const MEASURE_VALUE_SETS = [...new Set(GAP_MEASURES.flatMap(measureValueSets))].sort();
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
@@ -62,6 +63,7 @@ type Json = Record<string, unknown>;
 @Injectable()
 export class PatientViewService {
   /** Each shipped measure prepared against the value set expansions it was prepared with (kept while they are). */
+  private keptMeasureNeeds: { sets: (readonly string[] | undefined)[]; needs: MeasureNeeds[] } | null = null;
   private readonly preparedMeasures = new Map<string, { sets: (readonly string[] | undefined)[]; prepared: PreparedMeasure }>();
 
   constructor(
@@ -404,9 +406,18 @@ export class PatientViewService {
    */
   private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>) {
     const first = needsOf(k, loincCodes);
-    const wanted = [...new Set([...valueSetsOf(first.histories), ...GAP_MEASURES.flatMap(measureValueSets)])].sort();
+    const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
     const valueSets = await this.valueSets.codes(wanted);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: measureNeedsOf(GAP_MEASURES, valueSets) };
+    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets) };
+  }
+
+  /** The measures' searches, built again only when an expansion they read changed (they are the same for every call). */
+  private measureNeeds(valueSets: ReadonlyMap<string, readonly string[]>): MeasureNeeds[] {
+    const sets = MEASURE_VALUE_SETS.map((url) => valueSets.get(url));
+    if (this.keptMeasureNeeds?.sets.every((s, i) => s === sets[i])) return this.keptMeasureNeeds.needs;
+    const needs = measureNeedsOf(GAP_MEASURES, valueSets);
+    this.keptMeasureNeeds = { sets, needs };
+    return needs;
   }
 
   /** A shipped measure prepared by the engine, as the Panel prepares it; again only when its value sets' expansions changed. */
