@@ -37,7 +37,9 @@ import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type
 export const PATIENT_VIEW = 'patient-view';
 /** The measures whose gaps a patient-view call shows: every shipped one (on by default; see docs/integrations.md). */
 const GAP_MEASURES: readonly ShippedMeasure[] = SHIPPED_MEASURES;
-const MEASURE_VALUE_SETS = [...new Set(GAP_MEASURES.flatMap(measureValueSets))].sort();
+/** The value sets each measure's criteria name, and all of them: read once, not per call. */
+const VALUE_SETS_OF = new Map(GAP_MEASURES.map((m) => [m.id, measureValueSets(m)] as const));
+const MEASURE_VALUE_SETS = [...new Set([...VALUE_SETS_OF.values()].flat())].sort();
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
@@ -422,7 +424,7 @@ export class PatientViewService {
 
   /** A shipped measure prepared by the engine, as the Panel prepares it; again only when its value sets' expansions changed. */
   private preparedMeasure(m: ShippedMeasure, valueSets: ReadonlyMap<string, readonly string[]>): PreparedMeasure {
-    const sets = measureValueSets(m).map((url) => valueSets.get(url));
+    const sets = (VALUE_SETS_OF.get(m.id) ?? measureValueSets(m)).map((url) => valueSets.get(url));
     const kept = this.preparedMeasures.get(m.id);
     if (kept && kept.sets.every((s, i) => s === sets[i])) return kept.prepared;
     const prepared = prepareMeasure(m.model, valueSets);
