@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, type TestUser } from '../support/factories';
+import { action, cond, createParameter, createPublishedRuleSet } from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
 import { expectDiscovery, recordHookCalls, registerCdsClient, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
 
@@ -75,6 +76,33 @@ const infoText = (cards: Card[]) =>
 beforeAll(async () => {
   t = await startTestApp({ LOG_LEVEL: 'error' });
   ({ admin } = await createCast(t));
+  // A published rule beside the measures: its card must stay whatever a measure's read gives.
+  const latestA1c = await createParameter(t, admin, {
+    name: `a1c_latest_gaps_${randomUUID().slice(0, 6)}`,
+    display_name: 'Latest A1C in the last year',
+    data_type: 'number',
+    category: 'labs',
+    units: '%',
+    validation_rules: {
+      min: 3,
+      max: 20,
+      decimals: 1,
+      criterion: { resource_type: 'Observation', codes: [`${LOINC}|4548-4`], window: { anchor: 'now', days: 365 }, take: 'latest' },
+    },
+  });
+  await createPublishedRuleSet(
+    t,
+    admin,
+    [
+      {
+        name: 'A1C above 9 %',
+        priority: 20,
+        conditions: [cond(latestA1c, '>', 9)],
+        actions: [action('A1C above 9 %: intensify glucose-lowering treatment', { severity: 'high' })],
+      },
+    ],
+    { name: 'Gap-card neighbours', source: 'ADA Standards of Care in Diabetes—2026, Section 6' },
+  );
   fhir = await startFhirServer({ token: FHIR_TOKEN });
   // A FHIR server that can read nothing: a search it is asked answers 500.
   broken = createServer((_req, res) => {
@@ -173,7 +201,11 @@ describe('gaps in care at the point of care (patient-view)', () => {
       },
     });
     const strip = (list: Card[]) => list.map(({ uuid: _u, links: _l, ...rest }) => rest);
-    expect(strip(gaps(cards))).toEqual(strip(gaps(whole)));
+    const notInfo = (list: Card[]) => list.filter((c) => c.indicator !== 'info');
+    // The rule's finding and CMS122's gap are as they were; only CMS951 is held back.
+    expect(cards.some((c) => c.summary.startsWith('A1C above 9 %'))).toBe(true);
+    expect(strip(notInfo(cards))).toEqual(strip(notInfo(whole).filter((c) => !c.summary.includes('kidney'))));
+    expect(whole.some((c) => c.summary.includes('kidney'))).toBe(false);
     expect(gaps(cards).map((c) => c.summary)).toEqual([`Gap in care: most recent HbA1c 9.4 % (above 9 %) in ${YEAR}`]);
     const info = infoText(cards);
     expect(info).toContain('Gap in care for CMS951 (Kidney Health Evaluation) not determined from the record read');
