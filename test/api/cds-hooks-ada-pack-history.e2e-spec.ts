@@ -101,8 +101,11 @@ describe('the ADA 2026 pack over the record in a hook call', () => {
     expect(history.map(([k]) => k).sort()).toEqual(
       expect.arrayContaining(['hist-14771-0_1558-6', 'hist-17856-6_4548-4_59261-8', 'hist-62238-1_98979-8', 'hist-Condition']),
     );
+    // Observations by code, newest first; other types (the pack's Conditions, the shipped measures' Encounters,
+    // Procedures and requests for gap cards) whole, bounded.
     for (const [key, q] of history)
-      if (key !== 'hist-Condition') expect(q).toMatch(/&status=final,amended,corrected&_sort=-date&_count=100$/);
+      if (q.startsWith('Observation?')) expect(q).toMatch(/&status=final,amended,corrected&_sort=-date&_count=100$/);
+      else expect(q).toBe(`${key.slice('hist-'.length)}?patient={{context.patientId}}&_count=100`);
     expect(prefetch['hist-Condition']).toBe('Condition?patient={{context.patientId}}&_count=100');
   });
 

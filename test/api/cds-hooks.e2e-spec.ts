@@ -228,7 +228,12 @@ describe('discovery', () => {
     const [service] = res.body.services;
     expect(service.id).toBe('patient-view');
     expect(service.hook).toBe('patient-view');
-    expect(service.prefetch).toEqual({
+    // The shipped measures' inputs (gap-in-care cards) are asked for too: each a bounded search of this patient's record.
+    const prefetch = service.prefetch as Record<string, string>;
+    const measureKeys = Object.keys(prefetch).filter((k) => k.startsWith('hist-'));
+    expect(measureKeys).toEqual(expect.arrayContaining(['hist-Condition', 'hist-Encounter', 'hist-Procedure']));
+    for (const k of measureKeys) expect(prefetch[k]).toMatch(/^[A-Za-z]+\?patient=\{\{context\.patientId\}\}&.*_count=100$/);
+    expect(Object.fromEntries(Object.entries(prefetch).filter(([k]) => !k.startsWith('hist-')))).toEqual({
       patient: 'Patient/{{context.patientId}}',
       'obs-1558-6':
         'Observation?patient={{context.patientId}}&code=http://loinc.org|1558-6&status=final,amended,corrected&_sort=-date&_count=10',

@@ -171,8 +171,8 @@ export function recordHookCalls(t: TestApp, fhir: FhirServer, ehr: CdsClientKeys
   const ids: Record<string, string> = {};
   const serviceUrl = `${t.url}/api/cds-services/patient-view`;
 
-  async function patient(name: string, resources: Record<string, unknown>[]): Promise<void> {
-    const created = await fhir.create({ resourceType: 'Patient', name: [{ family: name }], birthDate: '1961-05-05' });
+  async function patient(name: string, resources: Record<string, unknown>[], birthDate = '1961-05-05'): Promise<void> {
+    const created = await fhir.create({ resourceType: 'Patient', name: [{ family: name }], birthDate });
     for (const r of resources) await fhir.create({ ...r, subject: { reference: `Patient/${created.id}` } } as Resource);
     ids[name] = created.id;
   }
@@ -216,5 +216,5 @@ export function recordHookCalls(t: TestApp, fhir: FhirServer, ehr: CdsClientKeys
     return prefetched;
   }
 
-  return { patient, cardsFor };
+  return { patient, cardsFor, prefetchFor, call, ids };
 }

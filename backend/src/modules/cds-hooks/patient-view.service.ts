@@ -6,10 +6,12 @@ import {
   type CdsPrefillValue,
   type CdsServiceJson,
 } from '@cds/contracts';
-import { clinicalStep, type Answers } from '@cds/engine';
+import { clinicalStep, prepareMeasure, type Answers, type PreparedMeasure } from '@cds/engine';
 import { DomainError } from '../../common/errors';
 import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
+import { measureValueSets, SHIPPED_MEASURES, type ShippedMeasure } from '../measures/content';
+import { coverageOf, currentYear, measureAtCare, measureNeedsOf, type MeasureNeeds, type SearchRead } from './measure-gaps';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
 import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
@@ -33,6 +35,11 @@ import {
 import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
 
 export const PATIENT_VIEW = 'patient-view';
+/** The measures whose gaps a patient-view call shows: every shipped one (on by default; see docs/integrations.md). */
+const GAP_MEASURES: readonly ShippedMeasure[] = SHIPPED_MEASURES;
+/** The value sets each measure's criteria name, and all of them: read once, not per call. */
+const VALUE_SETS_OF = new Map(GAP_MEASURES.map((m) => [m.id, measureValueSets(m)] as const));
+const MEASURE_VALUE_SETS = [...new Set([...VALUE_SETS_OF.values()].flat())].sort();
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
@@ -57,6 +64,10 @@ type Json = Record<string, unknown>;
  */
 @Injectable()
 export class PatientViewService {
+  /** Each shipped measure prepared against the value set expansions it was prepared with (kept while they are). */
+  private keptMeasureNeeds: { sets: (readonly string[] | undefined)[]; needs: MeasureNeeds[] } | null = null;
+  private readonly preparedMeasures = new Map<string, { sets: (readonly string[] | undefined)[]; prepared: PreparedMeasure }>();
+
   constructor(
     private readonly snapshots: HookSnapshots,
     private readonly jwt: ClientJwtVerifier,
@@ -67,16 +78,20 @@ export class PatientViewService {
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
     const { knowledge: k, loincCodes } = await this.snapshots.fresh();
-    const { measured, histories } = (await this.needs(k, loincCodes)).needs;
+    const { needs: n, measures } = await this.needs(k, loincCodes);
+    const { measured, histories } = n;
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
     for (const s of histories.flatMap((h) => h.searches)) prefetch[s.key] ??= historyQuery('{{context.patientId}}', s);
+    // The shipped measures' inputs (gap-in-care cards), in the measures' order.
+    for (const s of measures.flatMap((m) => m.inputs.flatMap((i) => i.searches)))
+      prefetch[s.key] ??= historyQuery('{{context.patientId}}', s);
     return {
       hook: PATIENT_VIEW,
       id: PATIENT_VIEW,
       title: 'Diabetes decision support',
       description:
-        'Evaluates the published diabetes rule sets against the latest HbA1c, glucose, blood pressure, BMI and albuminuria Observations, and returns one card per finding.',
+        'Evaluates the published diabetes rule sets against the latest HbA1c, glucose, blood pressure, BMI and albuminuria Observations, and returns one card per finding; and one gap-in-care card per quality measure (CMS122, CMS951, CMS165) whose goal the patient misses this calendar year.',
       prefetch,
     };
   }
@@ -139,7 +154,7 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets } = await this.needs(k, loincCodes);
+    const { needs, valueSets, measures } = await this.needs(k, loincCodes);
     const { measured, histories, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
@@ -220,6 +235,16 @@ export class PatientViewService {
       }
       return read;
     };
+    // The shipped measures' inputs: read only when the EHR offers them (every search prefetched, or a
+    // FHIR server to fetch from); the searches are the history's, each fetched once per call.
+    const offered = measures.filter(
+      (m) =>
+        !!req.fhirServer ||
+        m.inputs.every((i) => i.searches.every((s) => s.key in req.prefetch) && (!i.patient || PATIENT_KEY in req.prefetch)),
+    );
+    const measureSearches = [...new Map(offered.flatMap((m) => m.inputs.flatMap((i) => i.searches)).map((s) => [s.key, s])).values()];
+    const measureReads = Promise.all(measureSearches.map(async (s) => [s.key, await search(s)] as const));
+    measureReads.catch(() => undefined); // awaited below; a stale copy's refusal is never an unhandled rejection meanwhile
     const historyNotes = await Promise.all(
       [...searchesOfHistory.values()].map(async (group) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
@@ -260,13 +285,18 @@ export class PatientViewService {
     const fromPatient = new Map<string, string | number | boolean>();
     let patientName: string | null = null;
     const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
-    if (wanted.length || PATIENT_KEY in req.prefetch) {
+    const measureRead = await measureReads;
+    let patientRead = false;
+    let patientResource: Json | null = null;
+    if (wanted.length || PATIENT_KEY in req.prefetch || offered.some((m) => m.inputs.some((i) => i.patient))) {
       const fromServer = !(PATIENT_KEY in req.prefetch);
       let patient: Json | null = null;
       try {
         if (fromServer) fetches.tried++;
         patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
         patientName = nameOfPatient(patient);
+        patientRead = true;
+        patientResource = patient;
       } catch (e) {
         const failed = fetchFailure(e, fromServer);
         if (!failed) throw e;
@@ -315,6 +345,30 @@ export class PatientViewService {
     if (step.status !== 'completed') throw new Error(`The engine asked about ${step.parameter_id} with every parameter answered`);
     const result = toResult(step, k, enteredOf(details));
     const cards = result.findings.map((f) => findingCard(f, k, observed));
+    // Gap-in-care cards: the shipped measures over the record this call read, for the current calendar year.
+    const period = currentYear(now);
+    const reads = new Map<string, SearchRead>();
+    const record: Json[] = patientResource ? [patientResource] : [];
+    const failures = new Map<string, string>();
+    for (const [key, r] of measureRead) {
+      if (r instanceof FetchFailed) {
+        reads.set(key, 'failed');
+        failures.set(key, r.message);
+      } else {
+        reads.set(key, r.truncated ? 'partial' : 'whole');
+        record.push(...r.resources);
+      }
+    }
+    const whole = onceEach(record);
+    for (const m of offered) {
+      const outcome = this.preparedMeasure(m.measure, valueSets).evaluate(whole, period, now.getTime(), coverageOf(m, reads, patientRead));
+      const atCare = measureAtCare(m.measure, outcome, whole, period);
+      if (atCare && 'card' in atCare) cards.push(atCare.card);
+      else if (atCare) {
+        const why = m.inputs.flatMap((i) => i.searches).find((s) => failures.has(s.key));
+        setAside.push(why ? `${atCare.undetermined} (${failures.get(why.key)})` : atCare.undetermined);
+      }
+    }
     if (result.undetermined_rules.length) cards.push(undeterminedCard(result.undetermined_rules, k, missing));
     if (setAside.length || future.length) cards.push(setAsideCard(setAside, future));
     // Each card's uuid maps feedback back to the rule and version it stands for.
@@ -354,10 +408,28 @@ export class PatientViewService {
    */
   private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>) {
     const first = needsOf(k, loincCodes);
-    const wanted = valueSetsOf(first.histories);
-    if (!wanted.length) return { needs: first, valueSets: new Map<string, readonly string[]>() };
+    const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
     const valueSets = await this.valueSets.codes(wanted);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets };
+    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets) };
+  }
+
+  /** The measures' searches, built again only when an expansion they read changed (they are the same for every call). */
+  private measureNeeds(valueSets: ReadonlyMap<string, readonly string[]>): MeasureNeeds[] {
+    const sets = MEASURE_VALUE_SETS.map((url) => valueSets.get(url));
+    if (this.keptMeasureNeeds?.sets.every((s, i) => s === sets[i])) return this.keptMeasureNeeds.needs;
+    const needs = measureNeedsOf(GAP_MEASURES, valueSets);
+    this.keptMeasureNeeds = { sets, needs };
+    return needs;
+  }
+
+  /** A shipped measure prepared by the engine, as the Panel prepares it; again only when its value sets' expansions changed. */
+  private preparedMeasure(m: ShippedMeasure, valueSets: ReadonlyMap<string, readonly string[]>): PreparedMeasure {
+    const sets = (VALUE_SETS_OF.get(m.id) ?? measureValueSets(m)).map((url) => valueSets.get(url));
+    const kept = this.preparedMeasures.get(m.id);
+    if (kept && kept.sets.every((s, i) => s === sets[i])) return kept.prepared;
+    const prepared = prepareMeasure(m.model, valueSets);
+    this.preparedMeasures.set(m.id, { sets, prepared });
+    return prepared;
   }
 
   /**

@@ -96,4 +96,10 @@ export const CMS122: ShippedMeasure = {
       : a.glycemic_status_without_result === true
         ? 'Most recent HbA1c or GMI recorded without a numeric result'
         : `Most recent HbA1c or GMI ${shown(a.glycemic_status_lowest, '%')} (above 9 %)`,
+  gapAtCare: (a) =>
+    a.glycemic_status_done === false
+      ? { gap: 'no HbA1c or GMI', action: 'Order HbA1c' }
+      : a.glycemic_status_without_result === true
+        ? { gap: 'most recent HbA1c recorded without a result', action: 'Repeat HbA1c' }
+        : { gap: `most recent HbA1c ${shown(a.glycemic_status_lowest, '%')} (above 9 %)`, action: 'Intensify therapy; repeat HbA1c' },
 };

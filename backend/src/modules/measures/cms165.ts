@@ -111,4 +111,11 @@ export const CMS165: ShippedMeasure = {
     a.systolic_recorded === false || a.diastolic_recorded === false
       ? 'No blood pressure reading in the period'
       : `Most recent blood pressure ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')} (goal below 140/90)`,
+  gapAtCare: (a) =>
+    a.systolic_recorded === false || a.diastolic_recorded === false
+      ? { gap: 'no blood pressure reading', action: 'Measure blood pressure' }
+      : {
+          gap: `blood pressure not controlled (most recent ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')})`,
+          action: 'Intensify antihypertensive therapy; recheck blood pressure',
+        },
 };

@@ -98,4 +98,10 @@ export const CMS951: ShippedMeasure = {
     const missing = [a.egfr_done !== true && 'eGFR', a.uacr_done !== true && 'urine albumin-creatinine ratio'].filter(Boolean);
     return `No ${missing.join(' and no ')} with a result in the period`;
   },
+  gapAtCare: (a) => {
+    // A test the record left unread is not said to be missing: only those found absent are.
+    const tests = [a.egfr_done === false && 'eGFR', a.uacr_done === false && 'UACR'].filter((x): x is string => !!x);
+    const gap = tests.length === 2 ? 'no kidney health evaluation (eGFR and UACR)' : `kidney health evaluation incomplete: no ${tests[0]}`;
+    return { gap, action: `Order ${tests.join(' and ')}` };
+  },
 };

@@ -1,3 +1,4 @@
+import { isAnyOf } from '@cds/engine';
 import type {
   Answers,
   Criterion,
@@ -39,6 +40,11 @@ export interface ShippedMeasure {
   score_meaning: string;
   /** Why an eligible patient misses the goal, from the measure's answers for that patient. */
   gapReason(answers: Answers): string;
+  /**
+   * The gap at the point of care (a CDS Hooks card), in a physician's words from the same answers:
+   * `gap` without the year ("no kidney health evaluation (eGFR and UACR)"), and the next step.
+   */
+  gapAtCare(answers: Answers): { gap: string; action: string };
 }
 
 /** A measured answer in words with its readable unit: "10.2 %", "152 mmHg", "not read". */
@@ -224,4 +230,16 @@ export function exclusionRules(prefix: string, advancedIllnessAge: 'any-66+' = '
       ['advanced_illness_or_dementia_medication', 'equals', true],
     ]),
   ];
+}
+
+/** The value set URLs a measure's criteria name. */
+export function valueSetsOf(m: ShippedMeasure): string[] {
+  const urls = new Set<string>();
+  for (const p of m.model.parameters) {
+    const spec = (p.validation_rules as { criterion?: CriterionSpec } | undefined)?.criterion;
+    if (!spec) continue;
+    for (const c of isAnyOf(spec) ? spec.any_of : [spec])
+      for (const url of [...(c.value_sets ?? []), ...(c.has_code?.value_sets ?? [])]) urls.add(url);
+  }
+  return [...urls].sort();
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FhirResourceJson, PanelGapJson, PanelHba1cBand, PanelJson, PanelPatientJson, PanelTrendJson } from '@cds/contracts';
-import { isAnyOf, prepareMeasure, toDay, type CriterionSpec, type MeasureOutcome } from '@cds/engine';
+import { prepareMeasure, toDay, type MeasureOutcome } from '@cds/engine';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { conflict, notFound, validationFailed, type FieldError } from '../../common/errors';
 import { PLAUSIBLE_YEARS } from '../../common/dates';
 import { RecordsRepository } from '../records';
 import { measureReport, measureResource } from './measure-report';
-import type { ShippedMeasure } from './measure-content';
+import { valueSetsOf, type ShippedMeasure } from './measure-content';
 import { SHIPPED_MEASURES } from './shipped-measures';
 import { ageAt, gapRows, measureSummary, patientMeasure, patientName } from './panel';
 import { patientHistories } from './patient-histories';
@@ -31,18 +31,6 @@ const REPORT_TYPES = ['subject', 'subject-list', 'population'];
 export const TREND_MAX_PATIENTS = 2_000;
 /** Patients evaluated per database read: a panel is read in slices, never all at once. */
 const SLICE = 500;
-
-/** The value set URLs a measure's criteria name. */
-export function valueSetsOf(m: ShippedMeasure): string[] {
-  const urls = new Set<string>();
-  for (const p of m.model.parameters) {
-    const spec = (p.validation_rules as { criterion?: CriterionSpec } | undefined)?.criterion;
-    if (!spec) continue;
-    for (const c of isAnyOf(spec) ? spec.any_of : [spec])
-      for (const url of [...(c.value_sets ?? []), ...(c.has_code?.value_sets ?? [])]) urls.add(url);
-  }
-  return [...urls].sort();
-}
 
 /**
  * Quality measures over the stored records (issue 21): each shipped measure's criteria and

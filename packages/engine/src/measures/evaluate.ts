@@ -34,8 +34,20 @@ export interface MeasureOutcome {
   inputs: Record<string, CriterionResult>;
 }
 
+/**
+ * How much of the record an input was read from, when not all of it (a hook call reads the EHR's record
+ * by searches that can fail or stop at a page): `unread` leaves the input unknown; `partial` keeps a
+ * positive answer but makes "none found" (false) unknown, never a no.
+ */
+export type RecordCoverage = 'unread' | 'partial';
+
 export interface PreparedMeasure {
-  evaluate(resources: readonly unknown[], period: { start: string; end: string }, now: number): MeasureOutcome;
+  evaluate(
+    resources: readonly unknown[],
+    period: { start: string; end: string },
+    now: number,
+    coverage?: ReadonlyMap<string, RecordCoverage>,
+  ): MeasureOutcome;
 }
 
 /** How a numeric parameter's record values are read: its unit, plausible limits and accepted units. */
@@ -75,7 +87,7 @@ export function prepareMeasure(model: MeasureModel, valueSets: ReadonlyMap<strin
   const population = Object.fromEntries(POPULATION_CODES.map((c) => [c, rulesOf(c)])) as Record<PopulationCode, PreparedRule[]>;
 
   return {
-    evaluate(resources, period, now) {
+    evaluate(resources, period, now, coverage) {
       const answers: Answers = {};
       const results: Record<string, CriterionResult> = {};
       // Each criterion reads only its own resource type: the record is sorted by type once per patient.
@@ -90,6 +102,8 @@ export function prepareMeasure(model: MeasureModel, valueSets: ReadonlyMap<strin
       for (const { parameter, spec, types } of inputs) {
         const own = types.length === 1 ? (byType.get(types[0]) ?? []) : resources;
         const r = spec.evaluate(own, { now, period, record: resources });
+        const read = coverage?.get(parameter.id);
+        if (read === 'unread' || (read === 'partial' && r.value === false)) r.value = 'unknown';
         results[parameter.id] = r;
         answers[parameter.id] = r.value === 'unknown' ? 'unknown' : r.value;
       }

@@ -1,0 +1,8 @@
+/**
+ * The shipped measures' content and their pure reading (no Nest module): what another module may use
+ * to evaluate them with the engine as the Panel does (the CDS Hooks patient-view's gap cards), without
+ * importing the measures module, which itself imports CdsHooksModule.
+ */
+export { SHIPPED_MEASURES } from './shipped-measures';
+export { valueSetsOf as measureValueSets, type ShippedMeasure } from './measure-content';
+export { patientMeasure, reasonOf, standing } from './panel';
