@@ -102,10 +102,10 @@ it('HbA1c rising over a year, one result in IFCC units: the case detail names th
   const [h] = detail.histories!;
   expect(h.title).toBe(hba1c.display_name);
   expect(h.unit).toBe('%');
-  // Oldest first; the IFCC result plotted in % (through ADA's pairs, 53 mmol/mol = 7.0 %) and listed as the record gave it.
+  // Oldest first; the IFCC result plotted in % (through ADA's pairs, 53 / 64 mmol/mol = 7 / 8 %) and listed as the record gave it.
   expect(h.points.map((p) => [p.value, p.entered ?? null])).toEqual([
     [6.1, null],
-    [7.46, '58 mmol/mol'],
+    [7.45, '58 mmol/mol'],
     [7.4, null],
   ]);
   // The rules' cut-points around the results: 5.7 below them, 6.5 among them, nothing above.

@@ -83,6 +83,7 @@ describe('migrations', () => {
     const rulesOf = async (id: string) =>
       (await ds.query(`SELECT "validation_rules" FROM "parameters" WHERE "id" = $1`, [id]))[0].validation_rules;
     await ds.runMigrations({ transaction: 'each' });
+    // 1796420000000 gives the pairs up to 7 %; 1796650000000 (below) then completes them to 9 %.
     expect(await rulesOf(seeded.id)).toEqual({
       min: 3,
       units_accepted: [
@@ -93,7 +94,9 @@ describe('migrations', () => {
           equivalents: [
             [39, 5.7],
             [48, 6.5],
-            [53, 7.0],
+            [53, 7],
+            [64, 8],
+            [75, 9],
           ],
         },
       ],
@@ -101,12 +104,92 @@ describe('migrations', () => {
     expect(await rulesOf(edited.id)).toEqual({ units_accepted: [{ code: 'mmol/L', factor: 18.016 }] });
     expect(await ds.query(`SELECT "change_type" FROM "parameter_changes" WHERE "parameter_id" = $1`, [seeded.id])).toEqual([
       { change_type: 'updated' },
+      { change_type: 'updated' },
     ]);
     await undoThrough('TemplateEquivalents1796420000000');
     expect(await rulesOf(seeded.id)).toEqual({ min: 3, units_accepted: [{ code: 'mmol/mol', factor: 0.09148, offset: 2.152 }] });
     expect(await ds.query(`SELECT 1 FROM "parameter_changes" WHERE "parameter_id" = $1`, [seeded.id])).toEqual([]);
     await ds.runMigrations({ transaction: 'each' });
     await ds.query(`DELETE FROM "parameters" WHERE "id" = ANY($1::uuid[])`, [[seeded.id, edited.id]]);
+  });
+
+  it('HbA1cGuidelinePairs: seeded HbA1c, IFCC and A1C-days templates read IFCC through one pair list up to 9 %; a parameter in use and down are left as they were', async () => {
+    await undoThrough('HbA1cGuidelinePairs1796650000000');
+    const three = [
+      {
+        code: 'mmol/mol',
+        factor: 0.09148,
+        offset: 2.152,
+        equivalents: [
+          [39, 5.7],
+          [48, 6.5],
+          [53, 7.0],
+        ],
+      },
+    ];
+    const five = [
+      {
+        code: 'mmol/mol',
+        factor: 0.09148,
+        offset: 2.152,
+        equivalents: [
+          [39, 5.7],
+          [48, 6.5],
+          [53, 7],
+          [64, 8],
+          [75, 9],
+        ],
+      },
+    ];
+    const ifccBefore = [
+      {
+        code: '%',
+        factor: 10.93135,
+        offset: -23.52427,
+        decimals: 1,
+        equivalents: [
+          [5.7, 39],
+          [6.5, 48],
+        ],
+      },
+    ];
+    const insert = async (name: string, rules: object, template = true) =>
+      (
+        await ds.query(
+          `INSERT INTO "parameters" ("name", "display_name", "data_type", "category", "units", "is_template", "validation_rules")
+           VALUES ($1, $1, 'lab_range', 'labs', '%', $3, $2::jsonb) RETURNING "id"`,
+          [name, JSON.stringify(rules), template],
+        )
+      )[0] as { id: string };
+    const hba1c = await insert('hba1c', { min: 3, units_accepted: three });
+    const ifcc = await insert('hba1c_ifcc', { min: 9, units_accepted: ifccBefore });
+    const days = await insert('a1c_diabetes_range_days', { criterion: { take: 'distinct_days', units_accepted: three } });
+    const inUse = await insert('hba1c_clinic', { units_accepted: three }, false);
+    const rulesOf = async (id: string) =>
+      (await ds.query(`SELECT "validation_rules" FROM "parameters" WHERE "id" = $1`, [id]))[0].validation_rules;
+    await ds.runMigrations({ transaction: 'each' });
+    expect((await rulesOf(hba1c.id)).units_accepted).toEqual(five);
+    expect((await rulesOf(ifcc.id)).units_accepted[0].equivalents).toEqual([
+      [5.7, 39],
+      [6.5, 48],
+      [7, 53],
+      [8, 64],
+      [9, 75],
+    ]);
+    expect((await rulesOf(days.id)).criterion).toEqual({ take: 'distinct_days', units_accepted: five });
+    expect((await rulesOf(inUse.id)).units_accepted).toEqual(three);
+    expect(await ds.query(`SELECT 1 FROM "parameter_changes" WHERE "parameter_id" = $1`, [inUse.id])).toEqual([]);
+    expect(await ds.query(`SELECT "change_type" FROM "parameter_changes" WHERE "parameter_id" = $1`, [days.id])).toEqual([
+      { change_type: 'updated' },
+    ]);
+    await undoThrough('HbA1cGuidelinePairs1796650000000');
+    expect((await rulesOf(hba1c.id)).units_accepted).toEqual(three);
+    expect((await rulesOf(days.id)).criterion.units_accepted).toEqual(three);
+    expect(
+      await ds.query(`SELECT 1 FROM "parameter_changes" WHERE "parameter_id" = ANY($1::uuid[])`, [[hba1c.id, ifcc.id, days.id]]),
+    ).toEqual([]);
+    await ds.runMigrations({ transaction: 'each' });
+    await ds.query(`DELETE FROM "parameters" WHERE "id" = ANY($1::uuid[])`, [[hba1c.id, ifcc.id, days.id, inUse.id]]);
   });
 
   it('the entities match the migrated schema (no pending schema change)', async () => {

@@ -34,7 +34,7 @@ const detailOf = (r: Awaited<ReturnType<typeof run>>, id: string) => r.result.an
 
 describe('values typed in SI units are converted on the server, and both forms are kept', () => {
   it.each([
-    // Converted through ADA's published pairs (39 / 48 / 53 mmol/mol = 5.7 / 6.5 / 7.0 %), no longer by the master
+    // Converted through ADA's published pairs (39 / 48 / 53 / 64 / 75 mmol/mol = 5.7 / 6.5 / 7 / 8 / 9 %), no longer by the master
     // equation alone (48 was 6.543 %): each value is on the same side of a cut-point in either unit (issue 20).
     ['A1C 48 mmol/mol (6.5 %, as ADA publishes it) is diabetes', 48, [RULES.diabetesA1c], '48 mmol/mol (6.5 %)'],
     ['A1C 47 mmol/mol (6.41 %) is prediabetes', 47, [RULES.prediabetesA1c], '47 mmol/mol (6.411 %)'],

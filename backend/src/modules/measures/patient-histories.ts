@@ -1,5 +1,13 @@
 import type { PanelHistoryJson } from '@cds/contracts';
-import { inParameterUnit, isUnreadable, readHistory, unitDisplay, type ParameterScale } from '@cds/engine';
+import {
+  HBA1C_MMOL_MOL_TO_PERCENT,
+  UACR_MG_MMOL_TO_MG_G,
+  inParameterUnit,
+  isUnreadable,
+  readHistory,
+  unitDisplay,
+  type ParameterScale,
+} from '@cds/engine';
 
 /**
  * The results a physician looks at beside the measures, over time: HbA1c, blood pressure, eGFR and
@@ -13,7 +21,7 @@ export interface Series {
   thresholds: { value: number; label: string }[];
 }
 
-/** HbA1c in %, IFCC mmol/mol read through ADA's equation: the history plots it, the Panel's distribution bands it. */
+/** HbA1c in %, IFCC mmol/mol read through ADA's pairs (the templates' conversion): the history plots it, the Panel's distribution bands it. */
 export const HBA1C_SERIES: Series = {
   title: 'HbA1c',
   codes: ['4548-4', '17856-6', '59261-8'],
@@ -21,17 +29,7 @@ export const HBA1C_SERIES: Series = {
     unit: '%',
     min: null,
     max: null,
-    conversions: [
-      {
-        code: 'mmol/mol',
-        factor: 0.09148,
-        offset: 2.152,
-        equivalents: [
-          [48, 6.5],
-          [75, 9],
-        ],
-      },
-    ],
+    conversions: [HBA1C_MMOL_MOL_TO_PERCENT],
   },
   thresholds: [
     { value: 6.5, label: 'Diabetes ≥ 6.5 % (ADA)' },
@@ -66,16 +64,7 @@ const SERIES: readonly Series[] = [
       unit: 'mg/g',
       min: null,
       max: null,
-      conversions: [
-        {
-          code: 'mg/mmol',
-          factor: 8.84,
-          equivalents: [
-            [3, 30],
-            [30, 300],
-          ],
-        },
-      ],
+      conversions: [UACR_MG_MMOL_TO_MG_G],
     },
     thresholds: [{ value: 30, label: 'KDIGO: ≥ 30 mg/g is A2' }],
   },

@@ -1,4 +1,5 @@
 import type { ParameterCategory, ParameterDataType } from '@cds/contracts';
+import { GLUCOSE_MMOL_L_TO_MG_DL, HBA1C_MMOL_MOL_TO_PERCENT, HBA1C_PERCENT_TO_MMOL_MOL, UACR_MG_MMOL_TO_MG_G } from '@cds/engine';
 
 export interface TemplateSeed {
   name: string;
@@ -69,29 +70,6 @@ const EGFR_2021 = '98979-8';
 const EGFR_OLD = '62238-1';
 /** VSAC "Diabetes" (the eCQM value set CMS122 uses; the expansion ships in backend/content/ecqm-valuesets). */
 const DIABETES_VALUE_SET = 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.103.12.1001';
-/** % = mmol/mol × 0.09148 + 2.152, through ADA's published pairs (the HbA1c template and the A1C history read it). */
-const A1C_MMOL_MOL = {
-  code: 'mmol/mol',
-  factor: 0.09148,
-  offset: 2.152,
-  equivalents: [
-    [39, 5.7],
-    [48, 6.5],
-    [53, 7.0],
-  ],
-};
-/** mg/dL = mmol/L × 18, through ADA's published pairs (the fasting glucose template and its history read it). */
-const GLUCOSE_MMOL_L = {
-  code: 'mmol/L',
-  factor: 18,
-  equivalents: [
-    [3.0, 54],
-    [3.9, 70],
-    [5.6, 100],
-    [7.0, 126],
-  ],
-};
-
 /** Issue 20: the parameters the ADA 2026 content pack reads besides the six above. */
 const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
   {
@@ -203,19 +181,8 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
       min: 9,
       max: 195,
       decimals: 0,
-      // mmol/mol = (% − 2.152) / 0.09148; ADA publishes 5.7 % and 6.5 % as 39 and 48 mmol/mol.
-      units_accepted: [
-        {
-          code: '%',
-          factor: 10.93135,
-          offset: -23.52427,
-          decimals: 1,
-          equivalents: [
-            [5.7, 39],
-            [6.5, 48],
-          ],
-        },
-      ],
+      // mmol/mol = (% − 2.152) / 0.09148, through ADA's pairs (5.7 / 6.5 / 7 / 8 / 9 % = 39 / 48 / 53 / 64 / 75).
+      units_accepted: [{ ...HBA1C_PERCENT_TO_MMOL_MOL, decimals: 1 }],
       source: ADA_2,
       ranges: [band('normal', 'Normal', 9, 39), band('prediabetes', 'Prediabetes', 39, 48), top('diabetes', 'Diabetes', 48, 195)],
     },
@@ -434,7 +401,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
         take: 'distinct_days',
         where: { operator: '>=', value: 6.5 },
         unit: '%',
-        units_accepted: [A1C_MMOL_MOL],
+        units_accepted: [HBA1C_MMOL_MOL_TO_PERCENT],
       },
     },
   },
@@ -464,7 +431,7 @@ const ISSUE_20_TEMPLATES: readonly TemplateSeed[] = [
         take: 'distinct_days',
         where: { operator: '>=', value: 126 },
         unit: 'mg/dL',
-        units_accepted: [GLUCOSE_MMOL_L],
+        units_accepted: [GLUCOSE_MMOL_L_TO_MG_DL],
       },
     },
   },
@@ -520,8 +487,8 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       max: 20,
       decimals: 1,
       // IFCC units: % = mmol/mol × 0.09148 + 2.152 (NGSP/IFCC master equation), through the cut-points
-      // ADA publishes in both units (39 / 48 / 53 mmol/mol = 5.7 / 6.5 / 7.0 %), so 48 mmol/mol is diabetes.
-      units_accepted: [A1C_MMOL_MOL],
+      // ADA publishes in both units (39 / 48 / 53 / 64 / 75 mmol/mol = 5.7 / 6.5 / 7 / 8 / 9 %), so 48 mmol/mol is diabetes.
+      units_accepted: [HBA1C_MMOL_MOL_TO_PERCENT],
       source: ADA_2,
       ranges: [band('normal', 'Normal', 3, 5.7), band('prediabetes', 'Prediabetes', 5.7, 6.5), top('diabetes', 'Diabetes', 6.5, 20)],
       time_constraint: 'last_3_months',
@@ -547,7 +514,7 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       decimals: 0,
       // mmol/L × 18, through ADA's published pairs: hypoglycaemia levels 2 and 1 (3.0 / 3.9 mmol/L = 54 / 70
       // mg/dL, Section 6) and the fasting cut-points (5.6 / 7.0 mmol/L = 100 / 126 mg/dL, Section 2).
-      units_accepted: [GLUCOSE_MMOL_L],
+      units_accepted: [GLUCOSE_MMOL_L_TO_MG_DL],
       source: ADA_2,
       ranges: [
         band('hypoglycemia', 'Below 70 (hypoglycaemia)', 20, 70),
@@ -652,16 +619,7 @@ const SPEC_TEMPLATES: readonly TemplateSeed[] = [
       decimals: 0,
       // mg/mmol creatinine × 8.84 = mg/g creatinine, through the KDIGO categories published in both units
       // (3 / 30 mg/mmol = 30 / 300 mg/g): UACR 3.0 mg/mmol is A2, not 26.5 mg/g.
-      units_accepted: [
-        {
-          code: 'mg/mmol',
-          factor: 8.84,
-          equivalents: [
-            [3, 30],
-            [30, 300],
-          ],
-        },
-      ],
+      units_accepted: [UACR_MG_MMOL_TO_MG_G],
       source: ADA_11,
       ranges: [
         band('normal', 'Normal to mildly increased (A1)', 0, 30),

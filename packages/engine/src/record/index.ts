@@ -6,3 +6,9 @@ export { USABLE_STATUSES, comparatorInterval, effectiveTime, inParameterUnit, is
 export type { Comparator, ParameterScale, RecordHistory, RecordResult, ScaledValue, Unreadable } from './observations';
 export { dayOf, isStale, latest, lowestOnLatestDay } from './takes';
 export type { Dated } from './takes';
+export {
+  GLUCOSE_MMOL_L_TO_MG_DL,
+  HBA1C_MMOL_MOL_TO_PERCENT,
+  HBA1C_PERCENT_TO_MMOL_MOL,
+  UACR_MG_MMOL_TO_MG_G,
+} from './guideline-conversions';
