@@ -148,6 +148,23 @@ describe('a value offered from the record and recorded unchanged', () => {
     expect(done.answer_details.find((d) => d.parameter_id === hba1c.id)).toMatchObject({ value: 6.8, confirmed_from: 'record' });
   });
 
+  it('HbA1c from the Panel changed from 6.8 to 7.2 % cannot be sent as confirmed from the record: refused, nothing recorded; sent as typed it is kept as typed', async () => {
+    const prefill = await panelPrefill('one-a1c');
+    const a = await untilHba1c(
+      expectStatus(await start(cast.pcp, { record_context: prefill.record_context }), 201, 'start').body as AssessmentJson,
+    );
+    const refused = await answer(a.id, { parameter_id: hba1c.id, value: 7.2, confirmed_from: 'record' });
+    expectStatus(refused, 400, 'altered value called confirmed');
+    expect(refused.body.details).toEqual([
+      expect.objectContaining({ field: 'confirmed_from', message: expect.stringContaining('7.2 % is not a result the record gave') }),
+    ]);
+    expect((await caseDetail(a.id)).current_question?.parameter_id).toBe(hba1c.id);
+    const typed = expectStatus(await answer(a.id, { parameter_id: hba1c.id, value: 7.2 }), 200, 'typed').body as AssessmentJson;
+    const kept = typed.answer_details.find((d) => d.parameter_id === hba1c.id)!;
+    expect(kept).toMatchObject({ value: 7.2, entered_as: 'typed' });
+    expect(kept.confirmed_from).toBeUndefined();
+  });
+
   it('an assessment started without values from the record, or from the stored record and not the EHR, cannot call a typed HbA1c confirmed', async () => {
     const plain = await untilHba1c(expectStatus(await start(cast.pcp), 201, 'start').body as AssessmentJson);
     const refused = await answer(plain.id, { parameter_id: hba1c.id, value: 6.8, confirmed_from: 'record' });

@@ -1,9 +1,10 @@
 import { NOT_AVAILABLE, type AnswerDetailJson, type QuestionJson, type RecordPatientJson } from '@cds/contracts';
-import { canonicalUnit, decimalsFor, isStale, lookbackDays, type EngineParameter, type EngineQuestion } from '@cds/engine';
+import { canonicalUnit, decimalsFor, isStale, lookbackDays, unitDisplay, type EngineParameter, type EngineQuestion } from '@cds/engine';
 import { DomainError, validationFailed } from '../../common/errors';
 import { sameJson } from '../../common/api-helpers';
 import {
   checkAnswer,
+  formatNumber,
   DIASTOLIC_LOINC,
   isNumericParameter,
   isRefusal,
@@ -13,6 +14,7 @@ import {
   type Offered,
 } from './answer-check';
 import type { AnswerDto } from './assessments.dto';
+import type { RecordHistorySnapshot } from './record-context';
 
 /** Shared by the clinical assessment and the chat: an answer is checked, then recorded as entered. */
 
@@ -69,6 +71,30 @@ export function checkConfirmedFrom(dto: AnswerDto, patient: RecordPatientJson | 
     {
       field: 'confirmed_from',
       message: `confirmed_from: this assessment was not started with values from ${where}; send the value without it`,
+    },
+  ]);
+}
+
+/**
+ * A number said to be confirmed from the record must be one the record gave for that parameter (as
+ * given, or as converted to the parameter's unit): an altered value is the clinician's, shown as typed.
+ * Parameters without results in the snapshot (age from the birth date, coded answers) are not checked here.
+ */
+export function checkConfirmedValue(dto: AnswerDto, history: RecordHistorySnapshot | null): void {
+  if (!dto.confirmed_from || !history || typeof dto.value !== 'number') return;
+  const entry = history.parameters.find((p) => p.parameter_id === dto.parameter_id);
+  if (!entry) return;
+  const known = [entry.unit, ...entry.results.map((r) => r.unit)].filter((u): u is string => !!u);
+  const unit = dto.unit ? canonicalUnit(dto.unit, known) : entry.unit;
+  const given = entry.results.some(
+    (r) => (r.value === dto.value && (r.unit ?? entry.unit) === unit) || (r.converted === dto.value && unit === entry.unit),
+  );
+  if (given) return;
+  const shown = `${formatNumber(dto.value)}${unit ? ` ${unitDisplay(unit)}` : ''}`;
+  throw validationFailed([
+    {
+      field: 'confirmed_from',
+      message: `confirmed_from: ${entry.display_name} ${shown} is not a result the record gave; send the value without it, as typed`,
     },
   ]);
 }

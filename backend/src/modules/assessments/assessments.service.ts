@@ -24,6 +24,7 @@ import { iso } from '../../common/api-helpers';
 import {
   checkAgainstAnswers,
   checkConfirmedFrom,
+  checkConfirmedValue,
   checkObservedAt,
   notAsked,
   questionJson,
@@ -180,6 +181,9 @@ export class AssessmentsService {
     const parameter = k.parameterById.get(question.parameter_id)!;
     const at = new Date();
     checkConfirmedFrom(dto, row.patient ?? null);
+    // Only a confirmed number reads the snapshot (not on the path of an ordinary answer).
+    if (dto.confirmed_from && typeof dto.value === 'number')
+      checkConfirmedValue(dto, (await this.repo.find(row.id, row.user_id, false, true))?.record_history ?? null);
     const detail = recordAnswer(parameter, question.options, dto, at);
     await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
     await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));
