@@ -228,9 +228,9 @@ describe('the Clinical Assessment with measured values', () => {
     await question.getByRole('textbox', { name: 'HbA1c (mmol/mol)' }).fill('58');
     await question.getByRole('button', { name: 'Record value' }).click();
     const result = await answerUntilResult(page, { [SBP_FIELD]: { typed: '124' } });
-    // 58 mmol/mol is 7.4545 % (between ADA's 53 = 7 % and 64 = 8 %): shown as 7.45, one place beyond HbA1c's one decimal.
+    // 58 mmol/mol is 7.45784 %: shown as 7.46, one place beyond HbA1c's one decimal.
     expect(await textOf(result.getByTestId('finding-card').first().getByTestId('basis-item'))).toBe(
-      'HbA1c ≥ 6.5 % — answer: 58 mmol/mol (≈ 7.45 %) (typed value)',
+      'HbA1c ≥ 6.5 % — answer: 58 mmol/mol (≈ 7.46 %) (typed value)',
     );
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
