@@ -266,6 +266,124 @@ describe('a clinical assessment', () => {
   });
 });
 
+describe('what an answer keeps in memory follows every change, from any process (issue 22)', () => {
+  // Each change is written straight to the database, as another API process, the worker, the CLI or a DBA
+  // would: no API process hears of it, and the next start or answer must still follow it.
+  it('a rule set deactivated, then activated again outside the API: the next start follows each', async () => {
+    const { ruleSet } = await thyroidSet();
+    expect((await start(cast.pcp)).rule_set_versions).toEqual([expect.objectContaining({ rule_set_id: ruleSet.id })]);
+    await t.db.query('UPDATE rule_sets SET is_active = false WHERE id = $1', [ruleSet.id]);
+    expect(await start(cast.pcp)).toMatchObject({ is_completed: true, rule_set_versions: [] });
+    await t.db.query('UPDATE rule_sets SET is_active = true WHERE id = $1', [ruleSet.id]);
+    expect(await start(cast.pcp)).toMatchObject({ is_completed: false, current_parameter_id: tsh.id });
+  });
+
+  it('a newly published version is used by the next start, and one in progress keeps its own', async () => {
+    const {
+      ruleSet,
+      rules: [h],
+    } = await thyroidSet();
+    const during = await start(cast.pcp);
+    await updateRule(t, cast.admin, h, { actions: [action('Urgent endocrinology referral', { type: 'referral', severity: 'critical' })] });
+    await publish(t, cast.admin, ruleSet);
+    const after = await start(cast.pcp);
+    expect(after.rule_set_versions).toEqual([expect.objectContaining({ version: 2 })]);
+    await answered(cast.pcp, during.id, tsh.id, 5.5);
+    expect((await answered(cast.pcp, during.id, antibodies.id, true)).recommendation).toMatchObject({ rule_version: 1 });
+  });
+
+  describe('blood pressure: the systolic and diastolic are found by their LOINC codes as stored now', () => {
+    let sbp: ParameterJson;
+    let dbp: ParameterJson;
+    beforeAll(async () => {
+      sbp = await createParameter(t, cast.admin, { name: 'SBP_memo', display_name: 'Systolic BP', units: 'mm[Hg]', category: 'vitals' });
+      dbp = await createParameter(t, cast.admin, { name: 'DBP_memo', display_name: 'Diastolic BP', units: 'mm[Hg]', category: 'vitals' });
+    });
+    const codes = (s: string | null, d: string | null) =>
+      t.db.query('UPDATE parameters SET loinc_code = CASE id WHEN $1::uuid THEN $3 ELSE $4 END WHERE id IN ($1, $2)', [
+        sbp.id,
+        dbp.id,
+        s,
+        d,
+      ]);
+    const pressureSet = () =>
+      createPublishedRuleSet(
+        t,
+        cast.admin,
+        [{ name: 'Stage 2 hypertension', conditions: [cond(sbp, '>=', 140)], actions: [action('Start treatment')] }],
+        { name: 'Pressure' },
+      ).then(() =>
+        createPublishedRuleSet(
+          t,
+          cast.admin,
+          [{ name: 'Diastolic hypertension', conditions: [cond(dbp, '>=', 90)], actions: [action('Start treatment')] }],
+          { name: 'Diastolic' },
+        ),
+      );
+
+    it('codes given outside the API after the systolic was answered: a diastolic above it is refused 422', async () => {
+      await codes(null, null);
+      await pressureSet();
+      const a = await start(cast.pcp);
+      const first = a.current_parameter_id === sbp.id ? sbp : dbp;
+      const second = first === sbp ? dbp : sbp;
+      const value = (p: ParameterJson) => (p === sbp ? 120 : 130);
+      await answered(cast.pcp, a.id, first.id, value(first)); // kept: no codes yet
+      await codes('8480-6', '8462-4');
+      const res = await answer(cast.pcp, a.id, second.id, value(second));
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('out_of_range');
+      expect((await row(a.id)).step).toBe(2);
+    });
+
+    it('codes removed outside the API: the same answers are taken', async () => {
+      await codes('8480-6', '8462-4');
+      await pressureSet();
+      const a = await start(cast.pcp);
+      const first = a.current_parameter_id === sbp.id ? sbp : dbp;
+      const second = first === sbp ? dbp : sbp;
+      const value = (p: ParameterJson) => (p === sbp ? 120 : 130);
+      await answered(cast.pcp, a.id, first.id, value(first)); // kept: the pressure codes
+      await codes(null, null);
+      const done = await answered(cast.pcp, a.id, second.id, value(second));
+      expect(done).toMatchObject({ is_completed: true, step: 3 });
+      expect(done.answer_details.map((d: { value: unknown; unit: string }) => [d.value, d.unit])).toEqual([
+        [value(first), 'mm[Hg]'],
+        [value(second), 'mm[Hg]'],
+      ]);
+    });
+  });
+
+  it('a session signed out ends its answers at once: 401, and nothing is stored', async () => {
+    await thyroidSet();
+    const pcp = await createUser(t, 'pcp');
+    const a = await start(pcp);
+    await answered(pcp, a.id, tsh.id, 5.5);
+    expect((await t.http().post('/api/auth/logout').set(pcp.auth)).status).toBe(204);
+    expect((await answer(pcp, a.id, antibodies.id, true)).status).toBe(401);
+    expect((await row(a.id)).step).toBe(2);
+  });
+
+  it('each answer appends its evaluation log as a row of its own; the debug view shows the whole log in order', async () => {
+    await thyroidSet();
+    const a = await start(cast.pcp);
+    await answered(cast.pcp, a.id, tsh.id, 5.5);
+    await answered(cast.pcp, a.id, antibodies.id, true);
+    // The assessment's own row keeps the start's entries only: answers never rewrite it.
+    const startLog = (await row(a.id)).debug_log as { message: string }[];
+    expect(startLog[0].message).toBe('Loaded 2 active rules from 1 published rule set');
+    expect(startLog.some((e) => e.message.startsWith('Answer: '))).toBe(false);
+    const appended = await t.db.query('SELECT step FROM assessment_log WHERE assessment_id = $1 ORDER BY step', [a.id]);
+    expect(appended.map((r: { step: number }) => r.step)).toEqual([1, 2]);
+    const log: { message: string }[] = (await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth)).body.debug_log;
+    const answers = log.filter((e) => e.message.startsWith('Answer: ')).map((e) => e.message);
+    expect(answers).toEqual([expect.stringMatching(/^Answer: TSH = /), expect.stringMatching(/^Answer: Thyroid antibodies = /)]);
+    expect(log.slice(0, startLog.length)).toEqual(startLog);
+    expect(log.findIndex((e) => e.message === answers[0])).toBeLessThan(log.findIndex((e) => e.message === answers[1]));
+    expect(log.at(-1)?.message).toEqual(expect.stringContaining('matched'));
+  });
+});
+
 describe('who can reach an assessment', () => {
   it("another user's assessment is 404, to read and to answer; an administrator may read it but not answer it", async () => {
     await thyroidSet();
@@ -415,7 +533,9 @@ describe('answers posted at once', () => {
     expect(stored.completed_parameter_ids).toEqual([tsh.id]);
     expect(stored.answers).toEqual({ [tsh.id]: ok[0].body.answers[tsh.id] });
     expect(stored.answer_details).toHaveLength(1);
-    expect(stored.debug_log.filter((e: { message: string }) => e.message.startsWith('Answer: '))).toHaveLength(1);
+    // The log is appended per answer (assessment_log): read it whole, as the debug view shows it.
+    const log = (await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth)).body.debug_log;
+    expect(log.filter((e: { message: string }) => e.message.startsWith('Answer: '))).toHaveLength(1);
   });
 
   it('the same answer sent twice at once (a double click) is stored once and both succeed', async () => {

@@ -21,12 +21,13 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '../config/app-config';
-import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
+import { http, loadCall, percentile, postgresCpuMicros, postmasterOf } from './bench-http';
 import { useProcessLogOutput } from '../common/logger';
 import { API_NODE_FLAGS } from '../node-flags';
 import { startRuntime, type Runtime } from '../runtime';
 import { serveBareCeiling } from './bare-ceiling';
 import { scratchDatabase } from './bench-scratch';
+import { printStackTable, startCpuProfile } from './stack-profile';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,6 +35,8 @@ const API_PROCESSES = Number(process.env.API_PROCESSES ?? 1);
 const WARMUP_SECONDS = 2;
 const USERS = 20;
 const PGBENCH_ROWS = 100_000;
+/** The scratch database's server: only its processes count as PostgreSQL's CPU (set in main). */
+let postmaster: number | undefined;
 
 type Scenario = 'assessments' | 'noop' | 'bare';
 interface LoadInput {
@@ -166,7 +169,7 @@ async function runLoad(
   const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
   const statsAll = async () => [ownStats(), ...(await Promise.all(children.map(statsOf)))];
   const before = await statsAll();
-  const postgresBefore = postgresCpuMicros();
+  const postgresBefore = postgresCpuMicros(postmaster);
   const child = fork(__filename, [], { env: { ...process.env, BENCH_LOAD: '1' } });
   const result = await new Promise<LoadResult>((resolve, reject) => {
     child.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
@@ -174,7 +177,7 @@ async function runLoad(
     child.send(data);
   });
   const after = await statsAll();
-  const postgresAfter = postgresCpuMicros();
+  const postgresAfter = postgresCpuMicros(postmaster);
   child.kill();
   return {
     ...result,
@@ -203,6 +206,54 @@ async function serveApi() {
     if (m === 'stats') process.send!(ownStats());
     else void runtime.close().then(() => process.exit(0));
   });
+}
+
+/** One statement's figures over a load, from pg_stat_statements. */
+interface StatementStats {
+  query: string;
+  calls: number;
+  ms: number;
+  rows: number;
+  dirtied: number;
+  wal_bytes: number;
+}
+
+/**
+ * Whether the server collects pg_stat_statements (it must be in shared_preload_libraries): then the bench
+ * resets it before the answer load and prints, per request, the statements PostgreSQL ran and where its
+ * time went.
+ */
+async function statementsAvailable(admin: Client): Promise<boolean> {
+  try {
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await admin.query('SELECT pg_stat_statements_reset()');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function statementStats(admin: Client, database: string): Promise<StatementStats[]> {
+  const { rows } = await admin.query(
+    `SELECT query, calls::int, total_exec_time AS ms, rows::int, shared_blks_dirtied::int AS dirtied, wal_bytes::bigint AS wal_bytes
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) ORDER BY total_exec_time DESC`,
+    [database],
+  );
+  return (rows as StatementStats[]).map((r) => ({ ...r, ms: Number(r.ms), wal_bytes: Number(r.wal_bytes) }));
+}
+
+function printStatements(label: string, stats: StatementStats[], requests: number) {
+  const sum = (f: (s: StatementStats) => number) => stats.reduce((n, s) => n + f(s), 0);
+  console.log(
+    `pg_stat_statements, ${label}: ${(sum((s) => s.calls) / requests).toFixed(2)} statements per request, ${((1000 * sum((s) => s.ms)) / requests).toFixed(0)} µs executing, ` +
+      `${(sum((s) => s.wal_bytes) / requests).toFixed(0)} WAL bytes, ${(sum((s) => s.dirtied) / requests).toFixed(2)} buffers dirtied; the statements:`,
+  );
+  for (const s of stats.slice(0, 8)) {
+    console.log(
+      `  ${(s.calls / requests).toFixed(3)}/req  ${((1000 * s.ms) / Math.max(1, s.calls)).toFixed(0)} µs each  ${(s.rows / Math.max(1, s.calls)).toFixed(2)} rows  ` +
+        `${(s.wal_bytes / Math.max(1, s.calls)).toFixed(0)} WAL B  ${s.query.replace(/\s+/g, ' ').slice(0, 110)}`,
+    );
+  }
 }
 
 /** pgbench on the same database: one SELECT and one UPDATE of a random row per transaction. */
@@ -278,6 +329,7 @@ async function main() {
   const loadBefore = loadavg();
   const { name, admin, env, drop } = await scratchDatabase('api', process.env.BENCH_LOG_LEVEL ?? 'silent');
   const scratch = new URL(env.DATABASE_URL!);
+  postmaster = postmasterOf(Number((await admin.query('SELECT pg_backend_pid() AS pid')).rows[0].pid));
   const extra: ChildProcess[] = [];
   try {
     let runtime: Runtime | undefined;
@@ -285,6 +337,8 @@ async function main() {
     let noop: Awaited<ReturnType<typeof runLoad>>;
     let apiTransactions = 0;
     let noopTransactions = 0;
+    let apiStatements: StatementStats[] | undefined;
+    let noopStatements: StatementStats[] | undefined;
     try {
       useProcessLogOutput(); // as npm start: asynchronous log lines
       runtime = await startRuntime(loadConfig(env)); // also migrates the scratch database
@@ -303,11 +357,25 @@ async function main() {
         return Number(rows[0].n);
       };
       let before = await transactions();
+      const statements = await statementsAvailable(admin);
       api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra);
       apiTransactions = ((await transactions()) - before) / api.requests;
+      if (statements) {
+        apiStatements = await statementStats(admin, name);
+        await admin.query('SELECT pg_stat_statements_reset()');
+      }
       before = await transactions();
       noop = await runLoad({ urls, tokens, scenario: 'noop' }, extra);
       noopTransactions = ((await transactions()) - before) / noop.requests;
+      if (statements) noopStatements = await statementStats(admin, name);
+      if (process.env.CPU_PROF && API_PROCESSES === 1) {
+        // Profiled passes, after the measured ones: the API runs in this process, so the profiler is in-process.
+        for (const scenario of ['noop', 'assessments'] as const) {
+          const stop = await startCpuProfile();
+          const profiled = await runLoad({ urls, tokens, scenario }, extra);
+          printStackTable(scenario === 'noop' ? 'authenticated no-op' : 'start + answers', await stop(), profiled.requests);
+        }
+      }
     } finally {
       // Frees the API's connections before pgbench opens its own.
       for (const child of extra) {
@@ -323,6 +391,7 @@ async function main() {
     const [updates] = (
       await db.query(
         `SELECT n_tup_upd AS updated, n_tup_hot_upd AS hot, pg_size_pretty(pg_total_relation_size('assessments')) AS size,
+                coalesce(pg_size_pretty(pg_total_relation_size(to_regclass('assessment_log'))), 'none') AS log_size,
                 (SELECT count(*) FROM assessments) AS rows, (SELECT round(avg(pg_column_size(a.*))) FROM assessments a) AS row_bytes,
                 (SELECT json_build_object('debug_log', round(avg(pg_column_size(debug_log))), 'current_question', round(avg(pg_column_size(current_question))),
                    'answers', round(avg(pg_column_size(answers))), 'answer_details', round(avg(pg_column_size(answer_details))),
@@ -330,7 +399,7 @@ async function main() {
                    'undetermined_rules', round(avg(pg_column_size(undetermined_rules))), 'rule_set_versions', round(avg(pg_column_size(rule_set_versions)))) FROM assessments) AS columns
            FROM pg_stat_user_tables WHERE relname = 'assessments'`,
       )
-    ).rows as { updated: string; hot: string; size: string; rows: string; row_bytes: string; columns: object }[];
+    ).rows as { updated: string; hot: string; size: string; log_size: string; rows: string; row_bytes: string; columns: object }[];
     await db.query('CREATE TABLE bench_pgbench (id integer PRIMARY KEY, n integer NOT NULL DEFAULT 0)');
     await db.query(`INSERT INTO bench_pgbench (id) SELECT generate_series(1, ${PGBENCH_ROWS})`);
     await db.query('VACUUM ANALYZE bench_pgbench');
@@ -374,9 +443,12 @@ async function main() {
     // The bare server's figure is its own process only (index 1; index 0 is this idle process).
     const bareCpu = bare.stats[1].cpuMicros / 1000 / bare.requests;
     console.log(
-      `assessments table: ${updates.rows} rows of ${updates.row_bytes} bytes on average (${updates.size} with indexes and TOAST); ${updates.updated} updates, ${((100 * Number(updates.hot)) / Math.max(1, Number(updates.updated))).toFixed(0)} % HOT; average bytes per column (as stored): ${JSON.stringify(updates.columns)}`,
+      `assessments table: ${updates.rows} rows of ${updates.row_bytes} bytes on average (${updates.size} with indexes and TOAST); ${updates.updated} updates, ${((100 * Number(updates.hot)) / Math.max(1, Number(updates.updated))).toFixed(0)} % HOT; average bytes per column (as stored): ${JSON.stringify(updates.columns)}; assessment_log (appended evaluation log) ${updates.log_size}`,
     );
     console.log(`database transactions per request: start + answers ${apiTransactions.toFixed(2)}, no-op ${noopTransactions.toFixed(2)}`);
+    if (apiStatements) printStatements('start + answers', apiStatements, api.requests);
+    if (noopStatements) printStatements('no-op', noopStatements, noop.requests);
+    if (postmaster !== undefined) console.log(`PostgreSQL CPU counts the processes of the server with postmaster pid ${postmaster} only`);
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
     console.log(
       `API CPU per request (all API processes): start + answers ${cpu(api).toFixed(3)} ms, no-op ${cpu(noop).toFixed(3)} ms; bare node server ${bareCpu.toFixed(3)} ms`,

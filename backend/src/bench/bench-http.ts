@@ -64,10 +64,12 @@ export function loadCall(
 
 /**
  * CPU time (user + system, µs) of every PostgreSQL process on this machine, from /proc (Linux;
- * undefined elsewhere). Read before and after a load, it says what the database spent on it,
- * assuming nothing else used PostgreSQL meanwhile. Resolution: one clock tick (10 ms).
+ * undefined elsewhere), or with `postmaster`, of that server's processes only (the postmaster and its
+ * children: another server on the machine, such as the shared one, is left out). Read before and after a
+ * load, it says what the database spent on it, assuming nothing else used that server meanwhile.
+ * Resolution: one clock tick (10 ms).
  */
-export function postgresCpuMicros(): number | undefined {
+export function postgresCpuMicros(postmaster?: number): number | undefined {
   let dirs: string[];
   try {
     dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
@@ -82,6 +84,8 @@ export function postgresCpuMicros(): number | undefined {
       const close = stat.lastIndexOf(')');
       if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
       const fields = stat.slice(close + 2).split(' ');
+      // fields[1] is the parent's pid.
+      if (postmaster !== undefined && Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
       // utime, stime (fields 14 and 15 of stat), and cutime, cstime (16, 17): a backend that has exited
       // is counted in the postmaster's children's time once reaped, so the sum never goes backwards.
       ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
@@ -93,3 +97,13 @@ export function postgresCpuMicros(): number | undefined {
 }
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The pid of the postmaster serving `backendPid` (its parent), from /proc; undefined when it cannot be read. */
+export function postmasterOf(backendPid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${backendPid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}

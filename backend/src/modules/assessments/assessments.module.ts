@@ -6,6 +6,7 @@ import { AssessmentsRepository } from './assessments.repository';
 import { AssessmentsService } from './assessments.service';
 import { ChatSessionsRepository } from './chat-sessions.repository';
 import { ChatSessionsService } from './chat-sessions.service';
+import { KnowledgeFacts } from './knowledge-facts';
 import { PublishedRules } from './published-rules';
 import { RuleAnalyticsRepository } from './rule-analytics.repository';
 import { RuleAnalyticsService } from './rule-analytics.service';
@@ -17,6 +18,7 @@ import { RuleAnalyticsService } from './rule-analytics.service';
   exports: [PublishedRules, AssessmentsService],
   providers: [
     PublishedRules,
+    KnowledgeFacts,
     AssessmentsRepository,
     ChatSessionsRepository,
     RuleAnalyticsRepository,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type {
   AnswerDetailJson,
   AssessmentJson,
@@ -16,7 +15,7 @@ import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
 import type { CaseListFilter } from './case-history';
 import type { QuestionSource } from '../polish';
-import { Assessment, type DebugLogEntry, type VersionRef } from './assessment.entity';
+import type { DebugLogEntry, VersionRef } from './assessment.entity';
 import type { RecordHistorySnapshot } from './record-context';
 
 /** An assessment as read (with its owner's email); the debug log and the record's history only when asked for. */
@@ -37,6 +36,8 @@ export interface AssessmentState {
 }
 
 export interface NewAssessment extends AssessmentState {
+  /** As in AnswerWrite: the insert applies only while this knowledge generation is stored. */
+  generation: number | null;
   id: string;
   user_id: string;
   record_patient: RecordPatientJson | null;
@@ -46,25 +47,27 @@ export interface NewAssessment extends AssessmentState {
   created_at: Date;
 }
 
-/** A parameter's wording columns as stored now, and a fingerprint of its whole row (null: no such parameter). */
-export interface WordingSource extends QuestionSource {
-  fingerprint: string;
+/** A parameter's wording columns as stored now (null: no such parameter), and the knowledge generation they were read at. */
+export interface WordingRead {
+  generation: number;
+  source: QuestionSource | null;
 }
 
-/** The write applies only while the next question's parameter row is still the one its wording was taken from. */
-export interface WordingGuard {
-  parameter_id: string;
-  fingerprint: string | null;
+/** What a write reports: whether it applied, and the knowledge generation stored now. */
+export interface Written {
+  written: boolean;
+  generation: number;
 }
 
 export interface AnswerWrite extends AssessmentState {
   answers: Answers;
   completed_parameter_ids: string[];
   answer_details: AnswerDetailJson[];
-  /** Appended to the stored log. */
+  /** This answer's evaluation log: a row of its own (assessment_log), never a rewrite of the log so far. */
   log: DebugLogEntry[];
   at: Date;
-  wording: WordingGuard | null;
+  /** The knowledge generation the decision's kept facts were read at (null: it used none). */
+  generation: number | null;
 }
 
 const COLUMNS = [
@@ -89,6 +92,13 @@ const COLUMNS = [
   'a.record_patient AS patient',
 ];
 
+/** The whole evaluation log: the start's entries, then each answer's, in order. */
+const DEBUG_LOG = `a.debug_log || coalesce((SELECT jsonb_agg(e ORDER BY l.step, n) FROM assessment_log l,
+     jsonb_array_elements(l.entries) WITH ORDINALITY AS x(e, n) WHERE l.assessment_id = a.id), '[]'::jsonb)`;
+
+/** The stored knowledge generation, as a subquery. */
+const GENERATION = `(SELECT generation FROM knowledge_generation WHERE id = 1)`;
+
 /** A jsonb parameter: SQL NULL for null (JSON.stringify would store the JSON value null). */
 function jsonb(value: unknown): string | null {
   return value === null ? null : JSON.stringify(value);
@@ -110,16 +120,41 @@ export class AssessmentsRepository {
 
   private select(debug: boolean) {
     const qb = this.db.createQueryBuilder().from('assessments', 'a').innerJoin('users', 'u', 'u.id = a.user_id').select(COLUMNS);
-    return debug ? qb.addSelect('a.debug_log', 'debug_log') : qb;
+    return debug ? qb.addSelect(DEBUG_LOG, 'debug_log') : qb;
   }
 
-  async insert(a: NewAssessment): Promise<void> {
-    await this.db
-      .createQueryBuilder()
-      .insert()
-      .into(Assessment)
-      .values({ ...a, updated_at: a.created_at } as QueryDeepPartialEntity<Assessment>)
-      .execute();
+  /** Inserts the assessment if the knowledge generation is still `a.generation`. One statement. */
+  async insert(a: NewAssessment): Promise<Written> {
+    const rows = (await this.db.query(
+      `WITH g AS (SELECT ${GENERATION} AS generation),
+            i AS (INSERT INTO assessments (id, user_id, rule_set_versions, current_parameter_id, current_question, is_completed,
+                    recommendation, findings, undetermined_rules, ruled_out, completed_at, debug_log, record_patient, record_history,
+                    created_at, updated_at)
+                  SELECT $1, $2, $3::jsonb, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12::jsonb,
+                         $13::jsonb, $14::jsonb, $15, $15
+                   WHERE $16::bigint IS NULL OR (SELECT generation FROM g) = $16::bigint
+                  RETURNING id)
+       SELECT (SELECT count(*) FROM i)::int AS written, (SELECT generation FROM g) AS generation`,
+      [
+        a.id,
+        a.user_id,
+        jsonb(a.rule_set_versions),
+        a.current_parameter_id,
+        jsonb(a.current_question),
+        a.is_completed,
+        jsonb(a.recommendation),
+        jsonb(a.findings),
+        jsonb(a.undetermined_rules),
+        jsonb(a.ruled_out),
+        a.completed_at,
+        jsonb(a.debug_log),
+        jsonb(a.record_patient),
+        jsonb(a.record_history),
+        a.created_at,
+        a.generation,
+      ],
+    )) as { written: number; generation: string }[];
+    return { written: rows[0].written === 1, generation: Number(rows[0].generation) };
   }
 
   /**
@@ -128,7 +163,7 @@ export class AssessmentsRepository {
    */
   async find(id: string, ownerId: string | null, debug = false, history = false): Promise<AssessmentRow | null> {
     const rows = (await this.db.query(
-      `SELECT ${COLUMNS.join(', ')}${debug ? ', a.debug_log AS debug_log' : ''}${history ? ', a.record_history AS record_history' : ''}
+      `SELECT ${COLUMNS.join(', ')}${debug ? `, ${DEBUG_LOG} AS debug_log` : ''}${history ? ', a.record_history AS record_history' : ''}
          FROM assessments a JOIN users u ON u.id = a.user_id
         WHERE a.id = $1${ownerId ? ' AND a.user_id = $2' : ''}`,
       ownerId ? [id, ownerId] : [id],
@@ -138,21 +173,24 @@ export class AssessmentsRepository {
 
   /**
    * Writes the answer only if the assessment is still at `step` (every write moves the step on, so
-   * the row is then exactly the one the answer was checked against); false when another write got
-   * there first. One statement, plain SQL: this is the answer round trip's only write.
+   * the row is then exactly the one the answer was checked against) and the knowledge generation is
+   * still the one the decision's kept facts were read at; appends the answer's log as a row of its own.
+   * One statement: the answer round trip's only one.
    */
-  async applyAnswer(id: string, step: number, w: AnswerWrite): Promise<boolean> {
-    const [, affected] = (await this.db.query(
-      `UPDATE assessments SET step = step + 1, debug_log = debug_log || $3::jsonb, updated_at = $4,
-          current_parameter_id = $5, current_question = $6::jsonb, is_completed = $7, recommendation = $8::jsonb,
-          findings = $9::jsonb, undetermined_rules = $10::jsonb, completed_at = $11, answers = $12::jsonb,
-          completed_parameter_ids = $13::jsonb, answer_details = $14::jsonb, ruled_out = $17::jsonb
-        WHERE id = $1 AND step = $2
-          AND ($15::uuid IS NULL OR (SELECT md5(p::text) FROM parameters p WHERE p.id = $15::uuid) IS NOT DISTINCT FROM $16)`,
+  async applyAnswer(id: string, step: number, w: AnswerWrite): Promise<Written> {
+    const rows = (await this.db.query(
+      `WITH g AS (SELECT ${GENERATION} AS generation),
+            u AS (UPDATE assessments SET step = step + 1, updated_at = $3,
+                    current_parameter_id = $4, current_question = $5::jsonb, is_completed = $6, recommendation = $7::jsonb,
+                    findings = $8::jsonb, undetermined_rules = $9::jsonb, completed_at = $10, answers = $11::jsonb,
+                    completed_parameter_ids = $12::jsonb, answer_details = $13::jsonb, ruled_out = $14::jsonb
+                   WHERE id = $1 AND step = $2 AND ($15::bigint IS NULL OR (SELECT generation FROM g) = $15::bigint)
+                  RETURNING id),
+            l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT id, $2, $16::jsonb FROM u)
+       SELECT (SELECT count(*) FROM u)::int AS written, (SELECT generation FROM g) AS generation`,
       [
         id,
         step,
-        JSON.stringify(w.log),
         w.at,
         w.current_parameter_id,
         jsonb(w.current_question),
@@ -164,23 +202,40 @@ export class AssessmentsRepository {
         jsonb(w.answers),
         jsonb(w.completed_parameter_ids),
         jsonb(w.answer_details),
-        w.wording?.parameter_id ?? null,
-        w.wording?.fingerprint ?? null,
         jsonb(w.ruled_out),
+        w.generation,
+        JSON.stringify(w.log),
       ],
-    )) as [unknown[], number];
-    return affected === 1;
+    )) as { written: number; generation: string }[];
+    return { written: rows[0].written === 1, generation: Number(rows[0].generation) };
   }
 
-  /** What the question's wording is made of, as stored now; null when the parameter is gone. */
-  async wordingSource(parameterId: string): Promise<WordingSource | null> {
+  /** The knowledge generation stored now. */
+  async knowledgeGeneration(): Promise<number> {
+    const rows = (await this.db.query(`SELECT ${GENERATION} AS generation`)) as { generation: string }[];
+    return Number(rows[0].generation);
+  }
+
+  /** What the question's wording is made of, as stored now (null when the parameter is gone), with the generation. */
+  async wordingSource(parameterId: string): Promise<WordingRead> {
     const rows = (await this.db.query(
-      `SELECT p.name, p.display_name, p.category, p.data_type, p.units, p.question_override, p.polished_question,
-              p.polished_input_hash, md5(p::text) AS fingerprint
-         FROM parameters p WHERE p.id = $1`,
+      `SELECT g.generation, p.id, p.name, p.display_name, p.category, p.data_type, p.units, p.question_override,
+              p.polished_question, p.polished_input_hash
+         FROM knowledge_generation g LEFT JOIN parameters p ON p.id = $1
+        WHERE g.id = 1`,
       [parameterId],
-    )) as WordingSource[];
-    return rows[0] ?? null;
+    )) as (QuestionSource & { generation: string; id: string | null })[];
+    const { generation, id, ...source } = rows[0];
+    return { generation: Number(generation), source: id === null ? null : source };
+  }
+
+  /** Every parameter's LOINC code (those with one), with the generation. */
+  async loincCodes(): Promise<{ generation: number; codes: Record<string, string> }> {
+    const rows = (await this.db.query(
+      `SELECT g.generation, coalesce((SELECT json_object_agg(p.id, p.loinc_code) FROM parameters p WHERE p.loinc_code IS NOT NULL), '{}'::json) AS codes
+         FROM knowledge_generation g WHERE g.id = 1`,
+    )) as { generation: string; codes: Record<string, string> }[];
+    return { generation: Number(rows[0].generation), codes: rows[0].codes };
   }
 
   async list(q: ListQuery, f: CaseListFilter): Promise<{ rows: AssessmentRow[]; total: number }> {

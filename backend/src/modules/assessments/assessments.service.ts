@@ -7,16 +7,7 @@ import {
   type AssessmentJson,
   type AssessmentSummaryJson,
 } from '@cds/contracts';
-import {
-  clinicalStart,
-  clinicalStep,
-  defaultQuestionText,
-  type EngineParameter,
-  type Answers,
-  type AnswerValue,
-  type ClinicalStep,
-  type LogEntry,
-} from '@cds/engine';
+import { clinicalStart, clinicalStep, type Answers, type AnswerValue, type ClinicalStep, type LogEntry } from '@cds/engine';
 import { conflict, DomainError, notFound } from '../../common/errors';
 import { ListQuery, Page } from '../../common/pagination';
 import type { AuthUser } from '../../common/auth-user';
@@ -33,9 +24,9 @@ import {
 } from './answer-record';
 import type { AnswerDto } from './assessments.dto';
 import { caseListFilter } from './case-history';
-import { AssessmentsRepository, type AssessmentRow, type AssessmentState, type WordingGuard } from './assessments.repository';
-import { questionText } from '../polish';
+import { AssessmentsRepository, type AssessmentRow, type AssessmentState } from './assessments.repository';
 import { enteredOf, logEntries, toResult } from './outcome';
+import { checkWithCodes, KnowledgeFacts, guardOf, nothingSeen, type Seen } from './knowledge-facts';
 import { PublishedRules, type Knowledge } from './published-rules';
 import { historiesOf, RecordContexts, type RecordContext } from './record-context';
 import { WrittenRows } from './written-rows';
@@ -43,10 +34,6 @@ import { WrittenRows } from './written-rows';
 export { ASSESSMENT_SORTABLE } from './assessments.repository';
 
 type Row = AssessmentRow;
-interface Wording {
-  text: string;
-  fingerprint: string | null;
-}
 
 /**
  * Parameters whose exact value was requested: the engine asks again (once) after a band that
@@ -76,62 +63,73 @@ export class AssessmentsService {
   constructor(
     private readonly repo: AssessmentsRepository,
     private readonly published: PublishedRules,
+    private readonly facts: KnowledgeFacts,
     // Provided by the CDS Hooks module, whose prefill tickets hold the contexts; absent, no context can be named.
     @Optional() private readonly contexts?: RecordContexts,
   ) {}
 
   /** The in-progress assessments this process wrote last (see WrittenRows). */
   private readonly written = new WrittenRows();
-  /** Question wording by parameter id, with the fingerprint of the parameter row it was read from. */
-  private readonly wording = new Map<string, Wording>();
 
   /**
    * Loads the active rules of the published, active rule sets and asks the first question (or completes at once).
    * `recordContext` (from a redeemed prefill) keeps the patient and the results the prefill was read from.
    */
   async start(user: AuthUser, recordContext?: string): Promise<AssessmentJson> {
-    const k = await this.published.current();
-    const at = new Date();
-    const step = clinicalStart(k.rules, k.parameters, { now: at, prepared: k.prepared });
-    const { wording: _, ...state } = await this.state(k, step, [], at);
-    const loaded: LogEntry = {
-      type: 'info',
-      message: `Loaded ${k.rules.length} active rule${k.rules.length === 1 ? '' : 's'} from ${k.versions.length} published rule set${k.versions.length === 1 ? '' : 's'}`,
-      data: { rule_set_versions: k.versions },
-    };
     const id = randomUUID();
     const context = recordContext === undefined ? null : await this.attach(recordContext, user, id);
     try {
-      await this.repo.insert({
-        ...state,
-        id,
-        user_id: user.id,
-        rule_set_versions: k.versions,
-        debug_log: logEntries([loaded, ...step.log], at),
-        created_at: at,
-        record_patient: context?.patient ?? null,
-        record_history: context?.history ?? null,
-      });
+      for (let attempt = 1; ; attempt++) {
+        // The published versions and the wording as kept in this process; the insert applies only while they are current.
+        const seen = nothingSeen();
+        const k = await this.facts.current(seen);
+        const at = new Date();
+        const step = clinicalStart(k.rules, k.parameters, { now: at, prepared: k.prepared });
+        const state = await this.state(k, step, [], at, seen);
+        const loaded: LogEntry = {
+          type: 'info',
+          message: `Loaded ${k.rules.length} active rule${k.rules.length === 1 ? '' : 's'} from ${k.versions.length} published rule set${k.versions.length === 1 ? '' : 's'}`,
+          data: { rule_set_versions: k.versions },
+        };
+        const { written, generation } = await this.repo.insert({
+          ...state,
+          id,
+          user_id: user.id,
+          rule_set_versions: k.versions,
+          debug_log: logEntries([loaded, ...step.log], at),
+          created_at: at,
+          record_patient: context?.patient ?? null,
+          record_history: context?.history ?? null,
+          generation: guardOf(seen),
+        });
+        if (!written) {
+          // A publish or a parameter edit committed since the kept facts were read: decide again on fresh ones.
+          this.facts.forget(generation);
+          if (attempt >= MAX_ATTEMPTS)
+            throw new DomainError('stale_step', 'The rules changed while the assessment was being started; try again.');
+          continue;
+        }
+        const row: Row = {
+          id,
+          user_id: user.id,
+          user_email: user.email,
+          step: 1,
+          answers: {},
+          completed_parameter_ids: [],
+          answer_details: [],
+          rule_set_versions: k.versions,
+          created_at: at,
+          updated_at: at,
+          patient: context?.patient ?? null,
+          ...state,
+        };
+        if (!row.is_completed) this.written.keep(row);
+        return toJson(row);
+      }
     } catch (e) {
       if (context) await this.contexts!.release(recordContext!, id).catch(() => undefined);
       throw e;
     }
-    const row: Row = {
-      id,
-      user_id: user.id,
-      user_email: user.email,
-      step: 1,
-      answers: {},
-      completed_parameter_ids: [],
-      answer_details: [],
-      rule_set_versions: k.versions,
-      created_at: at,
-      updated_at: at,
-      patient: context?.patient ?? null,
-      ...state,
-    };
-    if (!row.is_completed) this.written.keep(row);
-    return toJson(row);
   }
 
   /** The context of a prefill this user redeemed lately, tied to assessment `id`; 410 when it cannot be. */
@@ -185,8 +183,10 @@ export class AssessmentsService {
     if (dto.confirmed_from && typeof dto.value === 'number')
       checkConfirmedValue(dto, (await this.repo.find(row.id, row.user_id, false, true))?.record_history ?? null);
     const detail = recordAnswer(parameter, question.options, dto, at);
-    await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
-    await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));
+    const seen = nothingSeen();
+    await checkWithCodes(this.facts, seen, (codes) =>
+      checkAgainstAnswers(detail, row.answer_details, codes).then(() => checkObservedAt(parameter, dto, at, codes)),
+    );
 
     const answers: Answers = { ...row.answers, [parameter.id]: detail.value as AnswerValue };
     const details = [...row.answer_details, detail];
@@ -197,7 +197,7 @@ export class AssessmentsService {
       exactValueRequested: askedTwice(completed),
       prepared: k.prepared,
     });
-    const { wording, ...state } = await this.state(k, step, details, at, true);
+    const state = await this.state(k, step, details, at, seen);
     const log = logEntries(
       [
         {
@@ -209,18 +209,18 @@ export class AssessmentsService {
       ],
       at,
     );
-    const written = await this.repo.applyAnswer(row.id, row.step, {
+    const { written, generation } = await this.repo.applyAnswer(row.id, row.step, {
       ...state,
       answers,
       completed_parameter_ids: completed,
       answer_details: details,
       log,
       at,
-      wording,
+      generation: guardOf(seen),
     });
     if (!written) {
-      // The parameter may have changed since its wording was kept: read it again on the next attempt.
-      if (wording) this.wording.delete(wording.parameter_id);
+      // A parameter or rule set changed since the kept facts were read (or another write came first): read them again.
+      if (guardOf(seen) !== null && generation !== seen.generation) this.facts.forget(generation);
       return null;
     }
     const next: Row = {
@@ -268,45 +268,23 @@ export class AssessmentsService {
     return row;
   }
 
-  /**
-   * Where the step leaves the assessment. The question's wording is the parameter's as stored now:
-   * read from the database, or with `kept`, this process's copy, which the answer's write then
-   * guards (it applies only if the parameter row is unchanged), so no write stores stale wording.
-   */
-  private async state(
-    k: Knowledge,
-    step: ClinicalStep,
-    details: AnswerDetailJson[],
-    at: Date,
-    kept = false,
-  ): Promise<AssessmentState & { wording: WordingGuard | null }> {
+  /** Where the step leaves the assessment; the question worded as its parameter is stored now (kept facts, `seen`). */
+  private async state(k: Knowledge, step: ClinicalStep, details: AnswerDetailJson[], at: Date, seen: Seen): Promise<AssessmentState> {
     if (step.status === 'question') {
       const p = k.parameterById.get(step.parameter_id)!;
-      const wording = (kept && this.wording.get(p.id)) || (await this.readWording(p));
       return {
         current_parameter_id: p.id,
-        current_question: questionJson(step.question, wording.text),
+        current_question: questionJson(step.question, await this.facts.questionText(p, seen)),
         is_completed: false,
         recommendation: null,
         findings: [],
         undetermined_rules: [],
         ruled_out: [],
         completed_at: null,
-        wording: { parameter_id: p.id, fingerprint: wording.fingerprint },
       };
     }
     const result = toResult(step, k, enteredOf(details));
-    return { current_parameter_id: null, current_question: null, is_completed: true, ...result, completed_at: at, wording: null };
-  }
-
-  /** The override, else the current polished question, else the default (as ParametersService words it); kept for the next answer. */
-  private async readWording(p: EngineParameter): Promise<Wording> {
-    const source = await this.repo.wordingSource(p.id);
-    const wording = source
-      ? { text: questionText(source), fingerprint: source.fingerprint }
-      : { text: defaultQuestionText(p), fingerprint: null };
-    this.wording.set(p.id, wording);
-    return wording;
+    return { current_parameter_id: null, current_question: null, is_completed: true, ...result, completed_at: at };
   }
 }
 

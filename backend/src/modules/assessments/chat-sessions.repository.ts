@@ -60,6 +60,8 @@ const SORT: Record<string, string> = {
 };
 export const CHAT_SESSION_SORTABLE = Object.keys(SORT);
 
+const GENERATION = 'SELECT generation FROM knowledge_generation WHERE id = 1';
+
 /** The only SQL of the Diagnostic Assistant's chatbot_sessions. */
 @Injectable()
 export class ChatSessionsRepository {
@@ -105,15 +107,25 @@ export class ChatSessionsRepository {
     return { rows, total };
   }
 
-  /** Writes only if the session is still at `step`; null when another write got there first. */
-  async apply(id: string, step: number, c: ChatChanges): Promise<ChatSessionRow | null> {
-    const result = await this.db
+  /**
+   * Writes only if the session is still at `step` and the knowledge generation is still `generation` (null:
+   * the decision used no kept fact); row null when another write or a knowledge change got there first.
+   */
+  async apply(
+    id: string,
+    step: number,
+    c: ChatChanges,
+    generation: number | null,
+  ): Promise<{ row: ChatSessionRow | null; generation: number }> {
+    const qb = this.db
       .createQueryBuilder()
       .update(ChatSession)
       .set({ ...c, current_step: () => 'current_step + 1', updated_at: () => 'now()' } as QueryDeepPartialEntity<ChatSession>)
-      .where('id = :id AND current_step = :step', { id, step })
-      .returning(COLUMNS)
-      .execute();
-    return (result.raw as ChatSessionRow[])[0] ?? null;
+      .where('id = :id AND current_step = :step', { id, step });
+    if (generation !== null) qb.andWhere(`(${GENERATION}) = CAST(:generation AS bigint)`, { generation });
+    const row = ((await qb.returning(COLUMNS).execute()).raw as ChatSessionRow[])[0] ?? null;
+    if (row || generation === null) return { row, generation: generation ?? -1 };
+    const [now] = (await this.db.query(GENERATION)) as { generation: string }[];
+    return { row, generation: Number(now.generation) };
   }
 }

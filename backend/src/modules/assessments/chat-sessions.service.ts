@@ -23,6 +23,7 @@ import type { AnswerDto, ChoiceDto } from './assessments.dto';
 import type { ChatMessage, ChatPending } from './chat-session.entity';
 import { ChatSessionsRepository, type ChatChanges, type ChatSessionRow } from './chat-sessions.repository';
 import { enteredOf, noFindingText, toActions, toMatchedRule, toRuledOut, toUndetermined } from './outcome';
+import { checkWithCodes, KnowledgeFacts, guardOf, nothingSeen, type Seen } from './knowledge-facts';
 import { PublishedRules, type Knowledge } from './published-rules';
 
 type Row = ChatSessionRow;
@@ -51,6 +52,7 @@ export class ChatSessionsService {
   constructor(
     private readonly repo: ChatSessionsRepository,
     private readonly published: PublishedRules,
+    private readonly facts: KnowledgeFacts,
   ) {}
 
   /**
@@ -96,7 +98,7 @@ export class ChatSessionsService {
 
   /** Saves the answer, the answered list, the history and step + 1 in one write, then asks, offers a choice, or completes. */
   async answer(user: AuthUser, id: string, dto: AnswerDto): Promise<ChatSessionJson> {
-    return this.write(id, user, async (row) => {
+    return this.write(id, user, async (row, seen) => {
       // A repeated request for the answer just recorded changes nothing.
       if (repeatsAnswer(row.answer_details.at(-1), dto)) return null;
       if (row.answered_parameters.includes(dto.parameter_id)) throw staleStep(row);
@@ -121,8 +123,9 @@ export class ChatSessionsService {
       // A chat holds no record context: nothing in it is confirmed from a record.
       checkConfirmedFrom(dto, null);
       const detail = recordAnswer(parameter, pending.options, dto, at);
-      await checkAgainstAnswers(detail, row.answer_details, (ids) => this.published.loincCodes(ids));
-      await checkObservedAt(parameter, dto, at, (ids) => this.published.loincCodes(ids));
+      await checkWithCodes(this.facts, seen, (codes) =>
+        checkAgainstAnswers(detail, row.answer_details, codes).then(() => checkObservedAt(parameter, dto, at, codes)),
+      );
 
       const answers: Answers = { ...row.session_data, [parameter.id]: detail.value as AnswerValue };
       // The transcript shows what the clinician chose or typed, never a stand-in value.
@@ -137,13 +140,20 @@ export class ChatSessionsService {
         answer_details: [...row.answer_details, detail],
         conversation_history: history,
       };
-      return this.next(k, parameters, base, chatStep(k.rules, parameters, answers, { now: row.created_at, prepared: k.prepared }), at);
+      return this.next(
+        k,
+        parameters,
+        base,
+        chatStep(k.rules, parameters, answers, { now: row.created_at, prepared: k.prepared }),
+        at,
+        seen,
+      );
     });
   }
 
   /** Completes a multiple-match choice with one of the rules offered. */
   async choose(user: AuthUser, id: string, dto: ChoiceDto): Promise<ChatSessionJson> {
-    return this.write(id, user, async (row) => {
+    return this.write(id, user, async (row, seen) => {
       // A repeated request for the choice just made changes nothing.
       if (row.matched_rules.length > 1 && row.matched_rules.some((m) => m.selected && m.rule_id === dto.rule_id)) return null;
       if (row.is_completed) throw conflict('This chat session is already completed; start a new one.');
@@ -156,16 +166,16 @@ export class ChatSessionsService {
       if (!step) throw validationFailed([{ field: 'rule_id', message: 'rule_id must be one of the recommendations offered' }]);
       const at = new Date();
       const history = [...row.conversation_history, message('answer', offered.label, at)];
-      return this.next(k, parameters, { ...row, conversation_history: history }, step, at);
+      return this.next(k, parameters, { ...row, conversation_history: history }, step, at, seen);
     });
   }
 
-  private async next(k: Knowledge, parameters: EngineParameter[], row: Row, step: ChatStep, at: Date): Promise<Changes> {
+  private async next(k: Knowledge, parameters: EngineParameter[], row: Row, step: ChatStep, at: Date, seen: Seen): Promise<Changes> {
     if (step.status === 'question') {
       const q = step.question;
       return {
         ...row,
-        conversation_history: [...row.conversation_history, await this.questionMessage(q, parameters, at)],
+        conversation_history: [...row.conversation_history, await this.questionMessage(q, parameters, at, seen)],
         pending: { kind: 'question', parameter_id: q.parameter_id, options: withNotAvailable(q.options) },
       };
     }
@@ -211,13 +221,16 @@ export class ChatSessionsService {
    * and decides again, so two answers at once never overwrite each other. `decide` returns null
    * when the request repeats what is already recorded.
    */
-  private async write(id: string, user: AuthUser, decide: (row: Row) => Promise<Changes | null>): Promise<ChatSessionJson> {
+  private async write(id: string, user: AuthUser, decide: (row: Row, seen: Seen) => Promise<Changes | null>): Promise<ChatSessionJson> {
     for (let attempt = 1; ; attempt++) {
       const row = await this.own(id, user);
-      const c = await decide(row);
+      // Wording and LOINC codes as kept in this process (KnowledgeFacts): the write applies only while they are current.
+      const seen = nothingSeen();
+      const c = await decide(row, seen);
       if (!c) return toJson(row);
-      const written = await this.repo.apply(id, row.current_step, c);
+      const { row: written, generation } = await this.repo.apply(id, row.current_step, c, guardOf(seen));
       if (written) return toJson(written);
+      if (guardOf(seen) !== null && generation !== seen.generation) this.facts.forget(generation);
       if (attempt >= MAX_ATTEMPTS) throw staleStep(row);
     }
   }
@@ -233,9 +246,11 @@ export class ChatSessionsService {
     return chatQuestionOrder(k.rules, k.parameters).length > 0 ? k.parameters : this.published.activeParameters();
   }
 
-  private async questionMessage(q: ChatQuestion, parameters: EngineParameter[], at: Date): Promise<ChatMessage> {
+  /** The question in the parameter's wording: stored now (`seen` absent: a start, whose insert has no guard) or kept. */
+  private async questionMessage(q: ChatQuestion, parameters: EngineParameter[], at: Date, seen?: Seen): Promise<ChatMessage> {
     const parameter = parameters.find((p) => p.id === q.parameter_id)!;
-    return message('question', await this.published.questionText(parameter), at, {
+    const text = seen ? await this.facts.questionText(parameter, seen) : await this.published.questionText(parameter);
+    return message('question', text, at, {
       parameter_id: q.parameter_id,
       options: withNotAvailable(q.options),
       ...(q.input ? { input: q.input } : {}),

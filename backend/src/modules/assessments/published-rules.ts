@@ -71,7 +71,13 @@ export class PublishedRules {
     return { knowledge: await this.currentOf(version_ids), loincCodes: new Map(Object.entries(loinc_codes)) };
   }
 
-  private async currentOf(versionIds: readonly string[]): Promise<Knowledge> {
+  /** The ids of those versions, as stored now (KnowledgeFacts keeps them between publishes). */
+  publishedVersionIds(): Promise<string[]> {
+    return this.ruleVersions.loadPublishedVersionIds();
+  }
+
+  /** The merged rules of these published versions (the ids `publishedVersionIds` gave). */
+  async currentOf(versionIds: readonly string[]): Promise<Knowledge> {
     const hit = this.merged.get(versionIds.join(','));
     if (hit) return hit;
     const sets = await this.ruleVersions.loadPublishedRuleSets();
