@@ -122,8 +122,7 @@ describe('PCP console layout', () => {
       ['Dashboard', '/pcp'],
       ['Panel', '/pcp/panel'],
       ['Clinical Form', '/clinical-form'],
-      ['Diagnostic Assistant', '/pcp/diagnostics'],
-      ['AI Chat Assistant', '/chatbot'],
+      ['Diagnostic Assistant', '/chatbot'],
       ['Case History', '/pcp/cases'],
       ['Settings', '/pcp/settings'],
     ]);

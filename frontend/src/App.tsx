@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { RedirectIfSignedIn, RequireRole } from './auth/guards';
 import { ADMIN_ROLES, CLINICAL_ROLES } from '@cds/contracts';
 import { FullPageSpinner } from './components/FullPageSpinner';
@@ -17,7 +17,6 @@ const InvitePage = lazy(() => import('./pages/InvitePage'));
 const AdminApp = lazy(() => import('./admin/AdminApp'));
 const PcpLayout = lazy(() => import('./pcp/PcpLayout'));
 const PcpDashboard = lazy(() => import('./pcp/PcpDashboard'));
-const Diagnostics = lazy(() => import('./pcp/Diagnostics'));
 const CaseHistory = lazy(() => import('./pcp/CaseHistory'));
 const CaseDetail = lazy(() => import('./pcp/CaseDetail'));
 const ChatCaseDetail = lazy(() => import('./pcp/ChatCaseDetail'));
@@ -81,14 +80,8 @@ export function AppRoutes() {
                   </Suspense>
                 }
               />
-              <Route
-                path="diagnostics"
-                element={
-                  <Suspense fallback={<FullPageSpinner />}>
-                    <Diagnostics />
-                  </Suspense>
-                }
-              />
+              {/* The spec's route for the Diagnostic Assistant, which is the chat at /chatbot (one entry, one name). */}
+              <Route path="diagnostics" element={<Navigate to="/chatbot" replace />} />
               <Route
                 path="cases"
                 element={

@@ -40,6 +40,10 @@ export const PARAMETERS = {
   create: 'Create Parameter',
   tabs: { parameters: 'Parameters', templates: 'Templates', history: 'Change History' },
   empty: 'No parameters found',
+  emptyNext: 'Start from a template: the Templates tab has the diabetes parameters with their units and reference ranges.',
+  emptySearchNext: 'No parameter matches this search or category.',
+  browseTemplates: 'Browse Templates',
+  clearSearch: 'Clear search',
   noChanges: 'No changes found',
   createFromTemplate: 'Create from Template',
   diabetesTemplates: 'Diabetes-Specific Templates',
@@ -70,6 +74,9 @@ export const RULES = {
   selectRuleSet: 'Select a rule set from the left to view its rules',
   noRules: 'No rules found in this rule set.',
   noTemplates: 'No rule templates available',
+  noTemplatesNext:
+    'A rule set becomes a template when you mark it: open it under Rule Sets and choose "Mark as template". Its rules can then start new rule sets.',
+  goToRuleSets: 'Go to Rule Sets',
   useTemplate: 'Use Template',
   /** What a template installs: a content pack brings its parameters and vignettes too. */
   templateContents: (t: {
@@ -79,6 +86,8 @@ export const RULES = {
     t.content_pack
       ? `${plural(t.content_pack.rule_count, 'rule')}, ${plural(t.content_pack.parameter_count, 'parameter')}, ${plural(t.content_pack.vignette_count, 'vignette')}`
       : plural(t.rule_count, 'rule'),
+  nothingToPublish: (version: number | null | undefined) =>
+    `Nothing to publish: the rules are as published in version ${version ?? 1}. Edit a rule to publish again.`,
   deleteConfirm: (name: string) => `Are you sure you want to delete the rule "${name}"? This action cannot be undone.`,
 } as const;
 

@@ -257,7 +257,7 @@ export default function ChatbotPage() {
               </Typography>
               <Typography color="text.secondary" sx={{ mb: 3, maxWidth: 560, mx: 'auto' }}>
                 I will ask a few questions about the patient and suggest a recommendation from the published diagnostic rules. Choose an
-                answer for each question.
+                answer for each question. The recommendation comes from the rules alone, with the conditions it is based on.
               </Typography>
               <Button variant="contained" size="large" onClick={start} disabled={starting}>
                 Start Conversation

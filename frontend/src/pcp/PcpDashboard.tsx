@@ -148,7 +148,8 @@ export default function PcpDashboard() {
             <Stack component="ol" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }}>
               {[
                 ['Input patient data', 'Answer one question at a time about the patient.'],
-                ['AI analysis', 'Published diagnostic rules are evaluated after every answer.'],
+                // Issue 23: no language model is involved in a recommendation; the step says what does happen.
+                ['Rule evaluation', 'The published diagnostic rules are checked after every answer; no AI model is involved.'],
                 ['Get recommendations', 'See the recommendation, its severity and the conditions it is based on.'],
               ].map(([title, text], i) => (
                 <Box component="li" key={title} sx={{ display: 'flex', gap: 1.5 }}>

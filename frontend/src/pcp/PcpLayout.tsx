@@ -1,7 +1,6 @@
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import AssignmentIcon from '@mui/icons-material/Assignment';
 import PsychologyIcon from '@mui/icons-material/Psychology';
-import ChatIcon from '@mui/icons-material/Chat';
 import HistoryIcon from '@mui/icons-material/History';
 import SettingsIcon from '@mui/icons-material/Settings';
 import GroupsIcon from '@mui/icons-material/Groups';
@@ -11,8 +10,8 @@ export const PCP_MENU: MenuItem[] = [
   { label: 'Dashboard', to: '/pcp', icon: DashboardIcon, end: true },
   { label: 'Panel', to: '/pcp/panel', icon: GroupsIcon },
   { label: 'Clinical Form', to: '/clinical-form', icon: AssignmentIcon },
-  { label: 'Diagnostic Assistant', to: '/pcp/diagnostics', icon: PsychologyIcon },
-  { label: 'AI Chat Assistant', to: '/chatbot', icon: ChatIcon },
+  // One assistant entry (issue 23): the Diagnostic Assistant is the chat; /pcp/diagnostics redirects to it.
+  { label: 'Diagnostic Assistant', to: '/chatbot', icon: PsychologyIcon },
   { label: 'Case History', to: '/pcp/cases', icon: HistoryIcon },
   { label: 'Settings', to: '/pcp/settings', icon: SettingsIcon },
 ];

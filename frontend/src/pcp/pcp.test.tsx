@@ -456,11 +456,13 @@ describe('PCP Settings', () => {
   });
 });
 
-describe('Diagnostics page', () => {
-  it('leads into the clinical assessment', async () => {
+describe('Diagnostic Assistant', () => {
+  it("the spec's /pcp/diagnostics opens the one Diagnostic Assistant, the chat", async () => {
     seedSession();
     mockApi({ 'GET /api/me': json(200, me('pcp')) });
     renderApp('/pcp/diagnostics');
-    expect(await screen.findByRole('link', { name: 'Start Assessment' })).toHaveAttribute('href', '/clinical-form');
+    expect(await screen.findByRole('heading', { name: 'Welcome to the Diagnostic Assistant' })).toBeInTheDocument();
+    expect(screen.getByText(/The recommendation comes from the rules alone/)).toBeInTheDocument();
+    expect(screen.queryByText('AI Chat Assistant')).not.toBeInTheDocument();
   });
 });

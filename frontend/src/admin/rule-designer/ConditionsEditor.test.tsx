@@ -76,6 +76,19 @@ describe('ConditionsEditor', () => {
     expect(within(rows()[2]).getByText('Units: days')).toBeInTheDocument();
   });
 
+  it('shows a UCUM unit as people write it: mmHg, not mm[Hg]', () => {
+    const sbp = parameter({ id: 'p-5', name: 'sbp', display_name: 'Systolic BP', data_type: 'number', units: 'mm[Hg]' });
+    render(
+      <ConditionsEditor
+        conditions={[{ key: 'a', parameter: 'p-5', operator: 'greater_equal', value: '180', logic: 'AND' }]}
+        parameters={[sbp]}
+        onChange={() => undefined}
+      />,
+    );
+    expect(within(rows()[0]).getByText('Units: mmHg')).toBeInTheDocument();
+    expect(screen.queryByText(/mm\[Hg\]/)).not.toBeInTheDocument();
+  });
+
   it('shows the logic operator on every condition but the last', async () => {
     render(
       <Harness

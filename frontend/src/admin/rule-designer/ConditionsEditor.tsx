@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import type { ParameterJson } from '@cds/contracts';
+import { unitDisplay, type ParameterJson } from '@cds/contracts';
 import {
   changeOperator,
   changeParameter,
@@ -38,8 +38,8 @@ function ValueInput({
   error?: string;
   index: number;
 }) {
-  // docs/product-spec.md section 5: the parameter's units are shown under the value input.
-  const units = kind === 'days' ? 'days' : parameter?.units ? parameter.units : '';
+  // docs/product-spec.md section 5: the parameter's units are shown under the value input, as people write them.
+  const units = kind === 'days' ? 'days' : unitDisplay(parameter?.units);
   const helperText = [units && `Units: ${units}`, error].filter(Boolean).join(' · ') || ' ';
   const common = {
     label: 'Value',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parameter } from '../test/fixtures';
-import { buildFlow, cutText } from './flow';
+import { buildFlow, conditionLabel, cutText } from './flow';
 import type { RuleDraft } from './draft';
 
 const hba1c = parameter({ id: 'p-1', display_name: 'HbA1c', units: '%', data_type: 'lab_range' });
@@ -16,6 +16,11 @@ const draft = (o: Partial<RuleDraft>): RuleDraft => ({
 });
 
 describe('flow preview model', () => {
+  it('a condition reads its unit as people write it ("mmHg", not the UCUM code)', () => {
+    const sbp = parameter({ id: 'p-9', display_name: 'Systolic BP', units: 'mm[Hg]', data_type: 'number' });
+    expect(conditionLabel({ parameter: 'p-9', operator: 'greater_equal', value: '180' }, [sbp])).toBe('Systolic BP ≥ 180 mmHg');
+  });
+
   it('no data: "No rule data to preview"', () => {
     expect(buildFlow(draft({}), [])).toEqual({ empty: true, message: 'No rule data to preview' });
   });

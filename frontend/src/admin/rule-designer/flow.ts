@@ -1,4 +1,4 @@
-import type { ParameterJson } from '@cds/contracts';
+import { unitDisplay, type ParameterJson } from '@cds/contracts';
 import { operatorSymbol } from '../../components/format';
 import { operatorLabel, typeClassOf, valueKind } from './conditionRules';
 import type { RuleDraft } from './draft';
@@ -38,7 +38,8 @@ export function conditionLabel(c: { parameter: string; operator: string; value: 
   let value = c.value.trim() === '' ? '?' : c.value.trim();
   if (boolean && (value === 'true' || value === 'false')) value = value === 'true' ? 'True' : 'False';
   const kind = valueKind(p, c.operator);
-  const units = kind === 'number' && p?.units && value !== '?' ? ` ${p.units}` : kind === 'days' && value !== '?' ? ' days' : '';
+  const units =
+    kind === 'number' && p?.units && value !== '?' ? ` ${unitDisplay(p.units)}` : kind === 'days' && value !== '?' ? ' days' : '';
   return `${name} ${op} ${value}${units}`;
 }
 

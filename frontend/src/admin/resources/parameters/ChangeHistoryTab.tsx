@@ -12,7 +12,9 @@ import { errorMessage } from '../../../api';
 import { formatDateTime, formatValue } from '../../../components/format';
 import { SearchBox } from '../../components/SearchBox';
 import { PARAMETERS } from '../../messages';
-import { CHANGE_TYPES, type ParameterChangeJson } from '@cds/contracts';
+import { CHANGE_TYPES, unitDisplay, type ParameterChangeJson } from '@cds/contracts';
+import { categoryLabel, dataTypeLabel } from './labels';
+import { validationRulesText } from './validationText';
 
 const PERIODS = [
   ['all', 'All Time'],
@@ -46,10 +48,24 @@ const FIELD_LABELS: Record<string, string> = {
   question_override: 'Question override',
 };
 
-/** A recorded value, shortened: validation rules can be long JSON. */
+/** A recorded value, shortened: a long description or question must not push the rest off the card. */
 export function showValue(v: unknown): string {
   const text = formatValue(v);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * A recorded field as an admin reads it: the display names of a category and a data type
+ * ("Laboratory", "Lab Range", not `labs`, `lab_range`), a unit in its usual form ("mmHg", not the
+ * UCUM code stored), validation rules as a sentence. `units` is the parameter's unit on that side.
+ */
+export function showField(key: string, v: unknown, units?: unknown): string {
+  if (v === null || v === undefined || v === '') return formatValue(v);
+  if (key === 'category' && typeof v === 'string') return categoryLabel(v);
+  if (key === 'data_type' && typeof v === 'string') return dataTypeLabel(v);
+  if (key === 'units' && typeof v === 'string') return unitDisplay(v);
+  if (key === 'validation_rules') return validationRulesText(v, typeof units === 'string' ? units : null);
+  return showValue(v);
 }
 
 function Values({ change }: { change: ParameterChangeJson }) {
@@ -58,6 +74,9 @@ function Values({ change }: { change: ParameterChangeJson }) {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   if (!keys.length) return null;
   const mode = change.change_type === 'created' ? 'new' : change.change_type === 'deleted' ? 'old' : 'both';
+  // An update records only the fields that changed: the unit may be on one side only.
+  const unitsBefore = before.units ?? after.units;
+  const unitsAfter = after.units ?? before.units;
   return (
     <Box
       component="dl"
@@ -77,20 +96,20 @@ function Values({ change }: { change: ParameterChangeJson }) {
             {FIELD_LABELS[k] ?? k}
           </Box>
           <Box component="dd" sx={{ m: 0, wordBreak: 'break-word' }}>
-            {mode === 'new' && showValue(after[k])}
-            {mode === 'old' && showValue(before[k])}
+            {mode === 'new' && showField(k, after[k], unitsAfter)}
+            {mode === 'old' && showField(k, before[k], unitsBefore)}
             {mode === 'both' && (
               <>
-                <Box component="del" sx={{ color: 'error.dark' }} aria-label={`before: ${showValue(before[k])}`}>
-                  {showValue(before[k])}
+                <Box component="del" sx={{ color: 'error.dark' }} aria-label={`before: ${showField(k, before[k], unitsBefore)}`}>
+                  {showField(k, before[k], unitsBefore)}
                 </Box>
                 {' → '}
                 <Box
                   component="ins"
                   sx={{ color: 'success.dark', textDecoration: 'none', fontWeight: 600 }}
-                  aria-label={`after: ${showValue(after[k])}`}
+                  aria-label={`after: ${showField(k, after[k], unitsAfter)}`}
                 >
-                  {showValue(after[k])}
+                  {showField(k, after[k], unitsAfter)}
                 </Box>
               </>
             )}

@@ -80,6 +80,9 @@ describe('Parameter Management', () => {
     expect(await screen.findAllByTestId('skeleton-card')).toHaveLength(6);
     held.resolve(listOf('parameters', []));
     expect(await screen.findByText('No parameters found')).toBeInTheDocument();
+    // The next step: no parameters yet → the templates.
+    await userEvent.click(screen.getByRole('button', { name: 'Browse Templates' }));
+    expect(screen.getByRole('tab', { name: /Templates/ })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('tiles count parameters and templates; search and category narrow the grid; every badge shows', async () => {
@@ -113,6 +116,12 @@ describe('Parameter Management', () => {
     await userEvent.click(screen.getByRole('combobox', { name: 'Category' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Symptoms' }));
     expect(screen.getByText('No parameters found')).toBeInTheDocument();
+    // A narrowed list offers to widen it.
+    expect(screen.getByText('No parameter matches this search or category.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear search' }));
+    expect(screen.getAllByTestId('parameter-card')).toHaveLength(2);
+    await userEvent.click(screen.getByRole('combobox', { name: 'Category' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Symptoms' }));
     await userEvent.click(screen.getByRole('tab', { name: /Templates/ }));
     expect(await screen.findByRole('heading', { name: 'Fasting Glucose' })).toBeInTheDocument();
   });

@@ -169,6 +169,7 @@ export default function ParameterPage() {
   const [tab, setTab] = useState<TabKey>('parameters');
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('all');
+  const [searchKey, setSearchKey] = useState(0);
   const [creating, setCreating] = useState<{ templateId: string | null } | null>(null);
   const [editing, setEditing] = useState<ParameterJson | null>(null);
   const [cloning, setCloning] = useState<ParameterJson | null>(null);
@@ -188,6 +189,7 @@ export default function ParameterPage() {
     [all, search, category],
   );
   const loading = params.isPending || templates.isPending;
+  const filtered = !!search.trim() || category !== 'all';
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['parameters'] });
 
   return (
@@ -222,7 +224,7 @@ export default function ParameterPage() {
               ) : null}
               <CategoryTiles parameters={all} templates={templateList} selected={category} onSelect={setCategory} />
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <SearchBox placeholder="Search parameters..." value={search} onSearch={setSearch} delay={150} />
+                <SearchBox key={searchKey} placeholder="Search parameters..." value={search} onSearch={setSearch} delay={150} />
                 <TextField
                   select
                   size="small"
@@ -241,10 +243,37 @@ export default function ParameterPage() {
               </Stack>
               {shown.length === 0 ? (
                 <Card>
-                  <CardContent sx={{ textAlign: 'center', py: 5 }}>
+                  <CardContent sx={{ textAlign: 'center', py: 5 }} data-testid="no-parameters">
                     <Typography variant="h4" component="p">
                       {PARAMETERS.empty}
                     </Typography>
+                    {/* The next step: a narrowed list offers to widen it; an empty catalogue points to the templates. */}
+                    {filtered ? (
+                      <>
+                        <Typography color="text.secondary" sx={{ mt: 1, mb: 2 }}>
+                          {PARAMETERS.emptySearchNext}
+                        </Typography>
+                        <Button
+                          variant="outlined"
+                          onClick={() => {
+                            setSearch('');
+                            setCategory('all');
+                            setSearchKey((k) => k + 1); // the search box keeps its own text: a new one starts empty
+                          }}
+                        >
+                          {PARAMETERS.clearSearch}
+                        </Button>
+                      </>
+                    ) : (
+                      <>
+                        <Typography color="text.secondary" sx={{ mt: 1, mb: 2, maxWidth: 560, mx: 'auto' }}>
+                          {PARAMETERS.emptyNext}
+                        </Typography>
+                        <Button variant="contained" onClick={() => setTab('templates')}>
+                          {PARAMETERS.browseTemplates}
+                        </Button>
+                      </>
+                    )}
                   </CardContent>
                 </Card>
               ) : (

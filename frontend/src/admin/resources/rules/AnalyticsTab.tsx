@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -16,6 +16,9 @@ import { errorMessage } from '../../../api';
 import { useAdminQuery } from '../../components/useAdminQuery';
 import { adminApi } from '../../providers/dataProvider';
 import type { AnalyticsPeriod, RuleSetJson } from '@cds/contracts';
+
+// The chart library loads with the Analytics tab only.
+const PeriodTrendChart = lazy(() => import('../../components/charts/PeriodTrendChart'));
 
 /**
  * The console's main area lets long text break anywhere; inside a table that splits words mid-word
@@ -205,28 +208,36 @@ export function AnalyticsTab({ ruleSets, initialId }: { ruleSets: RuleSetJson[];
               {!periods.length ? (
                 <Typography color="text.secondary">No completed assessments used this rule set in this time.</Typography>
               ) : (
-                <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`By ${period}, scrollable`}>
-                  <Table size="small" aria-labelledby="periods-title" sx={WHOLE_WORDS}>
-                    <TableHead>
-                      <TableRow>
-                        <TableCell>Starting</TableCell>
-                        <TableCell align="right">Assessments</TableCell>
-                        <TableCell align="right">Matched here</TableCell>
-                        <TableCell align="right">No-match rate</TableCell>
-                      </TableRow>
-                    </TableHead>
-                    <TableBody>
-                      {periods.map((p) => (
-                        <TableRow key={p.start}>
-                          <TableCell>{utcDate(p.start)}</TableCell>
-                          <TableCell align="right">{p.completed}</TableCell>
-                          <TableCell align="right">{p.matched}</TableCell>
-                          <TableCell align="right">{percent(p.no_match_rate)}</TableCell>
+                <>
+                  <Suspense fallback={<Box sx={{ height: 260, mb: 2 }} />}>
+                    <PeriodTrendChart
+                      label={`Assessments and matches by ${period}, as bars (the table below lists every figure)`}
+                      periods={periods.map((p) => ({ label: utcDate(p.start), completed: p.completed, matched: p.matched }))}
+                    />
+                  </Suspense>
+                  <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`By ${period}, scrollable`}>
+                    <Table size="small" aria-labelledby="periods-title" sx={WHOLE_WORDS}>
+                      <TableHead>
+                        <TableRow>
+                          <TableCell>Starting</TableCell>
+                          <TableCell align="right">Assessments</TableCell>
+                          <TableCell align="right">Matched here</TableCell>
+                          <TableCell align="right">No-match rate</TableCell>
                         </TableRow>
-                      ))}
-                    </TableBody>
-                  </Table>
-                </Box>
+                      </TableHead>
+                      <TableBody>
+                        {periods.map((p) => (
+                          <TableRow key={p.start}>
+                            <TableCell>{utcDate(p.start)}</TableCell>
+                            <TableCell align="right">{p.completed}</TableCell>
+                            <TableCell align="right">{p.matched}</TableCell>
+                            <TableCell align="right">{percent(p.no_match_rate)}</TableCell>
+                          </TableRow>
+                        ))}
+                      </TableBody>
+                    </Table>
+                  </Box>
+                </>
               )}
             </CardContent>
           </Card>

@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, lazy, Suspense, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -18,6 +18,9 @@ import type {
   ImpactRuleRef,
   ImpactTransitionJson,
 } from '@cds/contracts';
+
+// The chart library loads only when a preview with transitions is shown.
+const TransitionsChart = lazy(() => import('../../components/charts/TransitionsChart'));
 
 const CAUSE: Record<ImpactCauseKind, string> = {
   added: 'added',
@@ -195,6 +198,17 @@ function GroupView({ group, ruleSetName }: { group: ImpactGroupJson; ruleSetName
         <Chip size="small" color={group.changed || findings ? 'warning' : 'default'} label={n(group.changed)} sx={{ mr: 1 }} />
         {group.label}: {summary}
       </Typography>
+      {group.transitions.length > 0 && (
+        <Suspense fallback={<Box sx={{ height: group.transitions.length * 46 + 8 }} />}>
+          <TransitionsChart
+            label={`${group.label}: patients moving between primary recommendations, as bars (the table below lists them)`}
+            bars={group.transitions.map((t) => ({
+              label: `${t.from?.rule_name ?? 'No finding'} → ${t.to?.rule_name ?? 'No finding'}`,
+              count: t.count,
+            }))}
+          />
+        </Suspense>
+      )}
       {group.transitions.length > 0 && (
         <TableContainer sx={{ mt: 0.5, overflowX: 'auto' }}>
           <Table size="small" aria-label={`${group.label}: transitions`} sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>

@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../api';
 import { formatDateTime } from '../../../components/format';
+import { SEVERITY_LABEL, severityLevel } from '../../../components/SeverityBadge';
 import { useAdminQuery } from '../../components/useAdminQuery';
 import { ADMIN_TOASTS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
@@ -39,6 +40,19 @@ const DETAIL_LABEL: Record<RuleChangeField, string> = {
   source: 'Source',
 };
 
+const SEVERITY_PREFIX = /(^|; )(critical|high|medium|low): /g;
+
+/**
+ * A side of a change as an admin reads it: a severity by its display name ("Medium", not the stored
+ * "medium"), also where it leads an action ("High: Refer to nephrology").
+ */
+export function detailText(field: RuleChangeField, value: string): string {
+  if (field === 'severity') return SEVERITY_LABEL[severityLevel(value)];
+  if (field === 'actions')
+    return value.replace(SEVERITY_PREFIX, (_, sep: string, s: string) => `${sep}${SEVERITY_LABEL[severityLevel(s)]}: `);
+  return value;
+}
+
 /** One field of a rule, old → new ("Conditions: BMI ≥ 30 kg/m² → BMI ≥ 27.5 kg/m²"); a new or removed rule shows its one side. */
 function ChangeDetails({ details }: { details: RuleChangeDetailJson[] }) {
   return (
@@ -49,13 +63,13 @@ function ChangeDetails({ details }: { details: RuleChangeDetailJson[] }) {
             {DETAIL_LABEL[d.field]}:{' '}
             {d.before !== null && d.after !== null ? (
               <>
-                {d.before || '(none)'} →{' '}
+                {d.before ? detailText(d.field, d.before) : '(none)'} →{' '}
                 <Box component="span" sx={{ color: 'text.primary', fontWeight: 500 }}>
-                  {d.after || '(none)'}
+                  {d.after ? detailText(d.field, d.after) : '(none)'}
                 </Box>
               </>
             ) : (
-              (d.after ?? d.before)
+              detailText(d.field, d.after ?? d.before ?? '')
             )}
           </Typography>
         </li>

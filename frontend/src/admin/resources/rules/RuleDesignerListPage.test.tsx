@@ -10,7 +10,7 @@ const hba1c = parameter({ id: 'p-1' });
 function api(extra: Record<string, Handler> = {}) {
   return adminApiMock({
     'GET /api/parameters': listOf('parameters', [hba1c]),
-    'GET /api/rule-sets': listOf('rule-sets', [ruleSet({ is_published: true, is_template: true, version: 3 })]),
+    'GET /api/rule-sets': listOf('rule-sets', [ruleSet({ is_published: true, is_template: true, version: 3, latest_version: 3 })]),
     'GET /api/rule-sets/templates': json(200, []),
     'GET /api/rules': listOf('rules', [rule()]),
     ...extra,
@@ -74,6 +74,40 @@ describe('Rule Designer list page', { timeout: 60_000 }, () => {
     for (const name of ['Test Rule', 'Edit Rule', 'Clone Rule', 'Delete Rule']) {
       expect(within(r).getByRole(name === 'Edit Rule' ? 'link' : 'button', { name: `${name} Poor control` })).toBeInTheDocument();
     }
+  });
+
+  it('a rule set never published is a Draft, not "v1"', async () => {
+    api({ 'GET /api/rule-sets': listOf('rule-sets', [ruleSet({ name: 'Thyroid', version: 1, latest_version: null })]) });
+    renderApp('/admin/rules');
+    const item = await screen.findByTestId('rule-set-item');
+    expect(within(item).getByText('Draft · not published')).toBeInTheDocument();
+    expect(within(item).queryByText('v1')).not.toBeInTheDocument();
+  });
+
+  it('Publish with nothing to publish says why beside it, not only on hover', async () => {
+    api({
+      'GET /api/rule-sets/rs-1/publish-check': json(200, { has_changes: false, latest_version: 3 }),
+      'GET /api/rule-sets/rs-1/versions': json(200, []),
+    });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    const reason = await screen.findByText('Nothing to publish: the rules are as published in version 3. Edit a rule to publish again.');
+    const publish = screen.getByRole('button', { name: 'Publish' });
+    expect(publish).toBeDisabled();
+    expect(publish).toHaveAccessibleDescription(reason.textContent!);
+  });
+
+  it('Templates tab empty: says how a template comes to exist and leads to Rule Sets; Import Template says the same', async () => {
+    api();
+    renderApp('/admin/rules');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Templates' }));
+    expect(await screen.findByText('No rule templates available')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Go to Rule Sets' }));
+    expect(screen.getByRole('tab', { name: 'Rule Sets' })).toHaveAttribute('aria-selected', 'true');
+    await userEvent.click(screen.getByRole('button', { name: 'Import Template' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import Template' });
+    expect(within(dialog).getByText(/choose "Mark as template"/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Go to Rule Sets' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('activation failure shows the spec toast', async () => {

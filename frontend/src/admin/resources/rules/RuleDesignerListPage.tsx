@@ -19,6 +19,7 @@ import { adminApi } from '../../providers/dataProvider';
 import type { RuleSetJson } from '@cds/contracts';
 import { AnalyticsTab } from './AnalyticsTab';
 import { CreateRuleSetDialog } from './CreateRuleSetDialog';
+import { NoTemplates } from './NoTemplates';
 import { RuleSetsTab } from './RuleSetsTab';
 import { UseTemplateDialog } from './UseTemplateDialog';
 
@@ -104,7 +105,7 @@ export default function RuleDesignerListPage() {
           {templates.error ? (
             <Typography color="error">{errorMessage(templates.error, 'The templates could not be loaded.')}</Typography>
           ) : null}
-          {templates.data && !templates.data.length && <Typography color="text.secondary">{RULES.noTemplates}</Typography>}
+          {templates.data && !templates.data.length && <NoTemplates onShowRuleSets={() => setTab('sets')} />}
           {!!templates.data?.length && (
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' } }}>
               {templates.data.map((t) => (
@@ -158,6 +159,10 @@ export default function RuleDesignerListPage() {
             setTemplateDialog(null);
             setTab('sets');
             select(set);
+          }}
+          onShowRuleSets={() => {
+            setTemplateDialog(null);
+            setTab('sets');
           }}
         />
       )}

@@ -16,6 +16,7 @@ import { ADMIN_TOASTS, RULES } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { RuleSetJson } from '@cds/contracts';
+import { NoTemplates } from './NoTemplates';
 
 /**
  * A new rule set from a template (Import Template chooses one; Use Template comes with it),
@@ -27,11 +28,14 @@ export function UseTemplateDialog({
   initial,
   onClose,
   onCreated,
+  onShowRuleSets,
 }: {
   templates: RuleSetJson[];
   initial: RuleSetJson | null;
   onClose: () => void;
   onCreated: (set: RuleSetJson) => void;
+  /** With no template to choose, the way to make one: the Rule Sets tab. */
+  onShowRuleSets: () => void;
 }) {
   const [chosen, setChosen] = useState<RuleSetJson | null>(initial);
   const [name, setName] = useState(initial?.name ?? '');
@@ -75,7 +79,7 @@ export function UseTemplateDialog({
       <DialogContent dividers>
         <Stack spacing={2}>
           {error && <Alert severity="error">{error}</Alert>}
-          {!templates.length && <Typography color="text.secondary">{RULES.noTemplates}</Typography>}
+          {!templates.length && <NoTemplates onShowRuleSets={onShowRuleSets} />}
           {!initial &&
             templates.map((t) => (
               <ButtonBase
