@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAuthClient, parseOAuthFragment, SESSION_KEY, type AuthChangeEvent } from './authClient';
+import { createAuthClient } from './authClient';
+import { parseOAuthFragment } from './oauthFragment';
+import { SESSION_KEY, type AuthChangeEvent } from './sessionStore';
 import { ApiError } from './errors';
 import { json, makeSession, makeUser } from '../test/helpers';
 
@@ -290,5 +292,27 @@ describe('auth client: sign-in, events and Google', () => {
     fetchMock.mockResolvedValueOnce({ type: 'opaqueredirect', status: 0, ok: false } as Response);
     await client.signInWithGoogle();
     expect(navigate).toHaveBeenCalledWith('/api/auth/google');
+  });
+});
+
+describe('auth client: sign-up', () => {
+  it('a clinician who gave a first name on sign-up has it in the stored session and the SIGNED_IN event', async () => {
+    const user = makeUser({ email: 'new.doctor@example.org', user_metadata: { first_name: 'Grace', last_name: 'Hopper', role: null } });
+    const { client, fetchMock } = setup(async () => json(201, makeSession({ access_token: 'signed-up', user })));
+    const signedIn: Array<string | null | undefined> = [];
+    client.onAuthStateChange((e, s) => {
+      if (e === 'SIGNED_IN') signedIn.push(s?.user?.user_metadata.first_name);
+    });
+    await client.initialize();
+    await client.signUp({
+      email: 'new.doctor@example.org',
+      password: 'long-enough-pw',
+      data: { first_name: 'Grace', last_name: 'Hopper' },
+    });
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/auth/signup');
+    expect(JSON.parse(fetchMock.mock.calls[0][1]!.body as string).data).toEqual({ first_name: 'Grace', last_name: 'Hopper' });
+    expect(signedIn).toEqual(['Grace']);
+    expect(client.getSession()?.user?.user_metadata.first_name).toBe('Grace');
+    expect(JSON.parse(localStorage.getItem(SESSION_KEY)!).user.user_metadata.first_name).toBe('Grace');
   });
 });

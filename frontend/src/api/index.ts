@@ -1,8 +1,14 @@
 import { createAuthClient } from './authClient';
-import type { FetchJsonOptions } from './authClient';
+import type { FetchJsonOptions } from './jsonRequest';
 
 export * from './authClient';
 export * from './errors';
+export * from './jsonRequest';
+export * from './oauthFragment';
+export * from './refreshTimer';
+export * from './session';
+export * from './sessionRefresher';
+export * from './sessionStore';
 
 /** The app-wide auth client (session store + refresh + authenticated fetch). */
 export const auth = createAuthClient();

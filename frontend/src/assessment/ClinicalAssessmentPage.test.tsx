@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AssessmentJson as Assessment } from '@cds/contracts';
 import { apiError, deferred, json, makeAssessment, me, mockApi, renderApp, seedSession } from '../test/helpers';
-import { CURRENT_ASSESSMENT_KEY } from './ClinicalAssessmentPage';
+import { CURRENT_ASSESSMENT_KEY } from './currentAssessment';
 
 const Q2 = {
   parameter_id: 'p-ab-0000-2222',

@@ -12,7 +12,7 @@ import {
   sbpQuestion,
   sbpTyped,
   undeterminedRetinopathy,
-} from '../components/findings/clinicalFixtures';
+} from '../test/clinicalFixtures';
 import { apiError, json, makeAssessment, me, mockApi, renderApp, seedSession, type Handler } from '../test/helpers';
 
 const atHba1c = (overrides: Partial<Assessment> = {}) =>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CdsPrefillValue } from '@cds/contracts';
-import { HBA1C_ID, hba1cQuestion } from '../components/findings/clinicalFixtures';
+import { HBA1C_ID, hba1cQuestion } from '../test/clinicalFixtures';
 import { apiError, json, makeAssessment, me, mockApi, renderApp, seedSession } from '../test/helpers';
 
 /** A CDS card's link opens the form with the EHR's values offered, each confirmed by the clinician (issue 11). */

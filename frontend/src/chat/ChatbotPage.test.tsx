@@ -6,13 +6,7 @@ import type {
   ChatMessageJson as ChatMessage,
   ChatSessionJson as ChatSession,
 } from '@cds/contracts';
-import {
-  diabetesFinding,
-  hba1cTyped,
-  hypertensiveEmergency,
-  sbpTyped,
-  undeterminedRetinopathy,
-} from '../components/findings/clinicalFixtures';
+import { diabetesFinding, hba1cTyped, hypertensiveEmergency, sbpTyped, undeterminedRetinopathy } from '../test/clinicalFixtures';
 import { apiError, deferred, json, me, mockApi, renderApp, seedSession } from '../test/helpers';
 
 const msg = (id: string, type: ChatMessage['type'], content: string): ChatMessage => ({

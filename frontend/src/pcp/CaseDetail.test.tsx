@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AssessmentJson as Assessment, ResultHistoryJson } from '@cds/contracts';
-import { hba1cTyped } from '../components/findings/clinicalFixtures';
+import { hba1cTyped } from '../test/clinicalFixtures';
 import { json, makeAssessment, me, mockApi, renderApp, seedSession } from '../test/helpers';
 
 // Issue 20: the case detail of an assessment started from the record names the patient and plots each

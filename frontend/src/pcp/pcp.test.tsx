@@ -10,7 +10,7 @@ import {
   hypertensiveEmergency,
   sbpTyped,
   undeterminedRetinopathy,
-} from '../components/findings/clinicalFixtures';
+} from '../test/clinicalFixtures';
 import { apiError, deferred, json, makeAssessment, me, mockApi, renderApp, seedSession } from '../test/helpers';
 
 const recommendation = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerText, basisAnswer, conditionText, formatAnswerValue, formatNumber, formatRange } from './clinicalFormat';
-import { diabetesFinding, fpgConverted, hba1cBand, hba1cNotAvailable, hba1cTyped } from './clinicalFixtures';
+import { diabetesFinding, fpgConverted, hba1cBand, hba1cNotAvailable, hba1cTyped } from '../../test/clinicalFixtures';
 
 /** The texts below read with plain spaces; the no-break spaces they carry are checked on their own. */
 const spaced = (s: string) => s.replace(/\u00a0/g, ' ');
