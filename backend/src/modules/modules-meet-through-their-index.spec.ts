@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { MODULES, moduleSources } from './testing/module-sources';
 
 /**
  * "A module uses another only through that module's index.ts" (docs/architecture.md, issue 12),
@@ -10,16 +10,6 @@ import { join, relative, sep } from 'node:path';
  * its own module depends on (cds-hooks reads the measures' content; the measures module imports
  * CdsHooksModule, so the measures index would be a cycle).
  */
-const MODULES = __dirname;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sources(path);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
-
 /** Imports of another module's inner file: `from '../users/users.service'`, not `from '../users'`. */
 export function reachesInside(file: string, text: string): string[] {
   const own = relative(MODULES, file).split(sep)[0];
@@ -37,9 +27,7 @@ export function reachesInside(file: string, text: string): string[] {
 
 describe('modules meet through their index.ts', () => {
   it('no module imports an inner file of another', () => {
-    const offenders = sources(MODULES).flatMap((file) =>
-      reachesInside(file, readFileSync(file, 'utf8')).map((s) => `${relative(MODULES, file)} imports '${s}'`),
-    );
+    const offenders = moduleSources().flatMap(({ path, file, text }) => reachesInside(path, text).map((s) => `${file} imports '${s}'`));
     expect(offenders).toEqual([]);
   });
 

@@ -60,10 +60,12 @@ export class InvitationsRepository {
 
   /** Marks the address's expired, still open invitations revoked, so they no longer block a new one. */
   async revokeExpired(m: EntityManager, email: string): Promise<void> {
-    await m.query(
-      `UPDATE invitations SET revoked_at = now() WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at <= now()`,
-      [email],
-    );
+    await m
+      .createQueryBuilder()
+      .update(Invitation)
+      .set({ revoked_at: () => 'now()' })
+      .where('email = :email AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at <= now()', { email })
+      .execute();
   }
 
   countOpen(m: EntityManager, email: string): Promise<number> {

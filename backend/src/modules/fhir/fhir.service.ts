@@ -35,6 +35,7 @@ import type { AnswerDto } from '../assessments';
 import { askedTwice, AssessmentsService } from '../assessments';
 import { enteredOf, toResult } from '../assessments';
 import { PublishedRules, type Knowledge } from '../assessments';
+import { ParametersService } from '../parameters';
 import { RuleVersionsService } from '../rules';
 import {
   clean,
@@ -46,7 +47,6 @@ import {
   type FhirContext,
   type VersionInfo,
 } from './fhir-resources';
-import { FhirRepository } from './fhir.repository';
 import { planDefinition } from './plan-definition';
 import { answerInput, invalidResource, optionSystem, parseResponse, questionnaireOf, type ResponseItem } from './questionnaire-response';
 
@@ -70,7 +70,7 @@ export class FhirService {
     private readonly assessments: AssessmentsService,
     private readonly published: PublishedRules,
     private readonly versions: RuleVersionsService,
-    private readonly repo: FhirRepository,
+    private readonly parameters: ParametersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -362,7 +362,7 @@ export class FhirService {
   }
 
   private async context(k: Knowledge): Promise<FhirContext> {
-    return { base: this.ctxBase(), loinc: await this.repo.loincCodes(k.parameters.map((p) => p.id)) };
+    return { base: this.ctxBase(), loinc: await this.parameters.loincCodes(k.parameters.map((p) => p.id)) };
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ChangeType, ParameterCategory, ParameterDataType } from '@cds/contracts';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { likePattern, UUID, type ListQuery } from '../../common/pagination';
 import type { TemplateSeed } from './diabetes-templates';
@@ -112,13 +112,8 @@ export class ParametersRepository {
   }
 
   /** The LOINC codes stored now for these parameters (those without one are left out). */
-  async loincCodes(ids: readonly string[]): Promise<Map<string, string>> {
-    if (!ids.length) return new Map();
-    const rows: { id: string; loinc_code: string }[] = await this.db.query(
-      `SELECT id, loinc_code FROM parameters WHERE id = ANY($1::uuid[]) AND loinc_code IS NOT NULL`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r.loinc_code]));
+  loincCodes(ids: readonly string[]): Promise<Map<string, string>> {
+    return loincCodesOf(this.db.manager, ids);
   }
 
   /** Every rule (active or soft-deleted: both still exist) whose conditions name the parameter. */
@@ -212,4 +207,18 @@ export function insertParameterRow(m: EntityManager, row: Partial<Parameter>): P
 
 export async function insertParameterChange(m: EntityManager, change: NewParameterChange): Promise<void> {
   await m.save(ParameterChange, m.create(ParameterChange, change));
+}
+
+/**
+ * The LOINC code stored now for each of these parameters, or for every parameter that has one when `ids` is
+ * not given: the one way another module reads LOINC codes (kept on the parameter, not on a published
+ * snapshot, and editable by administrators).
+ */
+export async function loincCodesOf(m: EntityManager, ids?: readonly string[]): Promise<Map<string, string>> {
+  if (ids && !ids.length) return new Map();
+  const rows = await m.find(Parameter, {
+    select: { id: true, loinc_code: true },
+    where: { ...(ids ? { id: In(ids) } : {}), loinc_code: Not(IsNull()) },
+  });
+  return new Map(rows.map((r) => [r.id, r.loinc_code!]));
 }

@@ -135,11 +135,12 @@ export class ParametersService {
     return (await this.repo.byDisplayName('templates')).map(toParameterJson);
   }
 
-  /** Active, non-template parameters in the engine's shape (for the assessments module). */
+  /** The LOINC codes stored now for these parameters (for the assessments and fhir modules). */
   loincCodes(ids: readonly string[]): Promise<Map<string, string>> {
     return this.repo.loincCodes(ids);
   }
 
+  /** Active, non-template parameters in the engine's shape (for the assessments module). */
   async activeEngineParameters(): Promise<EngineParameter[]> {
     return (await this.repo.byDisplayName('active')).map(toEngineParameter);
   }

@@ -115,22 +115,6 @@ export async function publishedVersionIds(m: EntityManager): Promise<string[]> {
   return rows.map((r) => r.version_id);
 }
 
-/**
- * The same version ids, and the LOINC code of every parameter that has one (kept on the parameter, not on
- * the published snapshot, and editable by administrators): one round trip for a CDS hook call.
- */
-export async function publishedVersionIdsAndLoincCodes(
-  m: EntityManager,
-): Promise<{ version_ids: string[]; loinc_codes: Record<string, string> }> {
-  const rows: { version_ids: string[]; loinc_codes: Record<string, string> }[] = await m.query(
-    `SELECT coalesce((SELECT json_agg(q.version_id ORDER BY q.set_created_at, q.rule_set_id)
-                        FROM (${publishedQuery('v.id AS version_id, rs.created_at AS set_created_at, rs.id AS rule_set_id')}) q), '[]'::json) AS version_ids,
-            coalesce((SELECT json_object_agg(p.id, p.loinc_code) FROM parameters p WHERE p.loinc_code IS NOT NULL), '{}'::json) AS loinc_codes`,
-    [null],
-  );
-  return rows[0];
-}
-
 function publishedQuery(columns: string): string {
   return `SELECT ${columns}
        FROM rule_sets rs

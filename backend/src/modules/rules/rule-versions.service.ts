@@ -21,7 +21,6 @@ import { testCasesOfRules } from './rules.repository';
 import {
   publishedRuleSetRows,
   publishedVersionIds,
-  publishedVersionIdsAndLoincCodes,
   RuleVersionsRepository,
   type PublishedRuleSetRow,
   type VersionRow,
@@ -32,6 +31,7 @@ import type { PublishDto } from './rule-sets.dto';
 import type { RuleSetVersion } from './rule-set-version.entity';
 import type { RuleSet } from './rule-set.entity';
 import { runRule } from './rules.service';
+import { loincCodesOf } from '../parameters';
 import { contentHash, diffContent, type Content } from './snapshot';
 
 /** What the assessments module evaluates: the latest published version of an active rule set. */
@@ -196,9 +196,13 @@ export class RuleVersionsService {
     return publishedVersionIds(this.db.manager);
   }
 
-  /** For the CDS hooks: those version ids and every parameter's current LOINC code, in one query. */
-  loadPublishedVersionIdsAndLoincCodes(): Promise<{ version_ids: string[]; loinc_codes: Record<string, string> }> {
-    return publishedVersionIdsAndLoincCodes(this.db.manager);
+  /**
+   * For the CDS hooks: those version ids and every parameter's current LOINC code (the parameters module's
+   * to read). Read when a process refreshes its copy of what hook calls read, not on every call.
+   */
+  async loadPublishedVersionIdsAndLoincCodes(): Promise<{ version_ids: string[]; loinc_codes: Record<string, string> }> {
+    const [version_ids, codes] = await Promise.all([publishedVersionIds(this.db.manager), loincCodesOf(this.db.manager)]);
+    return { version_ids, loinc_codes: Object.fromEntries(codes) };
   }
 
   /** For the assessments module: one exact version (what a past assessment was decided with). */
