@@ -18,6 +18,7 @@ import { FhirResources1796300000000 } from './1796300000000-FhirResources';
 import { TemplateEquivalents1796420000000 } from './1796420000000-TemplateEquivalents';
 import { RecordImports1796500000000 } from './1796500000000-RecordImports';
 import { RecordContext1796530000000 } from './1796530000000-RecordContext';
+import { MeasureRuns1796600000000 } from './1796600000000-MeasureRuns';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   TemplateEquivalents1796420000000,
   RecordImports1796500000000,
   RecordContext1796530000000,
+  MeasureRuns1796600000000,
 ];
