@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { AppLogger, flushLogs, useProcessLogOutput } from './common/logger';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { PolishRunner } from './modules/polish/polish.runner';
+import { MeasureRunsRunner } from './modules/measures';
 import { RecordImportsRunner } from './modules/records';
 
 export interface RunningWorker {
@@ -28,6 +29,7 @@ export async function startWorker(config: AppConfig): Promise<RunningWorker> {
     await app.init();
     await app.get(PolishRunner).start();
     await app.get(RecordImportsRunner).start();
+    await app.get(MeasureRunsRunner).start();
   } catch (e) {
     await app.close().catch(() => undefined);
     throw e;

@@ -224,6 +224,27 @@ export class EnvironmentVariables {
   @Max(10_000, { message: 'IMPORT_CHUNK_LINES must be at most 10000' })
   IMPORT_CHUNK_LINES?: number;
 
+  /** Patients a measure run evaluates and commits together (a restart redoes at most one chunk). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'MEASURE_RUN_CHUNK_PATIENTS must be an integer' })
+  @Min(1, { message: 'MEASURE_RUN_CHUNK_PATIENTS must be at least 1' })
+  @Max(10_000, { message: 'MEASURE_RUN_CHUNK_PATIENTS must be at most 10000' })
+  MEASURE_RUN_CHUNK_PATIENTS?: number;
+
+  /** The largest panel whose score by month is computed on request where stored results are missing (larger ones read a run's). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt({ message: 'PANEL_TREND_MAX_PATIENTS must be an integer' })
+  @Min(0, { message: 'PANEL_TREND_MAX_PATIENTS must be at least 0' })
+  PANEL_TREND_MAX_PATIENTS?: number;
+
+  /** The official eCQM test decks the admin console's conformance tab runs (default: ../shared/conformance/ecqm-2024 beside the repository). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString({ message: 'ECQM_DIR must be a directory path' })
+  ECQM_DIR?: string;
+
   /** Largest NDJSON upload to `POST /api/fhir/$import`, and largest file fetched per URL input (MB). */
   @Transform(toInt)
   @IsOptional()
@@ -288,6 +309,12 @@ export interface AppConfig {
   /** IMPORT_ALLOWED_BASES: base URLs (no trailing slash) an $import may fetch from. */
   importAllowedBases: string[];
   importChunkLines: number;
+  /** MEASURE_RUN_CHUNK_PATIENTS: patients per committed step of a measure run. */
+  measureRunChunkPatients: number;
+  /** PANEL_TREND_MAX_PATIENTS (2,000). */
+  panelTrendMaxPatients: number;
+  /** ECQM_DIR: where the conformance decks are (they may be absent). */
+  ecqmDir: string;
   version: string;
   apiProcesses: number;
   workerConcurrency: number;
@@ -377,6 +404,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .map((b) => b.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     importChunkLines: vars.IMPORT_CHUNK_LINES ?? 1000,
+    measureRunChunkPatients: vars.MEASURE_RUN_CHUNK_PATIENTS ?? 500,
+    panelTrendMaxPatients: vars.PANEL_TREND_MAX_PATIENTS ?? 2000,
+    ecqmDir: vars.ECQM_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'conformance', 'ecqm-2024'),
     version: readVersion(),
     apiProcesses,
     workerConcurrency: vars.WORKER_CONCURRENCY ?? 4,

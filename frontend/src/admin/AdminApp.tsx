@@ -17,6 +17,7 @@ import { rules } from './resources/rules';
 import { users } from './resources/users';
 
 const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const ConformancePage = lazy(() => import('./conformance/ConformancePage'));
 
 /**
  * The admin console (lazy-loaded under /admin/*, so public pages never load react-admin).
@@ -55,6 +56,7 @@ export default function AdminApp() {
       <Resource name="parameter-changes" />
       <CustomRoutes>
         <Route path="/settings" element={<SettingsPage />} />
+        <Route path="/conformance" element={<ConformancePage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -9,3 +9,4 @@ export * from './impact';
 export * from './cds-hooks';
 export * from './fhir';
 export * from './panel';
+export * from './measure-runs';

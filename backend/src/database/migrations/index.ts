@@ -18,6 +18,7 @@ import { FhirResources1796300000000 } from './1796300000000-FhirResources';
 import { TemplateEquivalents1796420000000 } from './1796420000000-TemplateEquivalents';
 import { RecordImports1796500000000 } from './1796500000000-RecordImports';
 import { RecordContext1796530000000 } from './1796530000000-RecordContext';
+import { MeasureRuns1796600000000 } from './1796600000000-MeasureRuns';
 import { AnswerOneRoundTrip1796610000000 } from './1796610000000-AnswerOneRoundTrip';
 import { HbA1cGuidelinePairs1796650000000 } from './1796650000000-HbA1cGuidelinePairs';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   TemplateEquivalents1796420000000,
   RecordImports1796500000000,
   RecordContext1796530000000,
+  MeasureRuns1796600000000,
   AnswerOneRoundTrip1796610000000,
   HbA1cGuidelinePairs1796650000000,
 ];

@@ -1,1 +1,2 @@
 export { MeasuresModule } from './measures.module';
+export { MeasureRunsRunner } from './runs/measure-runs.runner';

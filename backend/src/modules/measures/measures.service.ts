@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FhirResourceJson, PanelGapJson, PanelHba1cBand, PanelJson, PanelPatientJson, PanelTrendJson } from '@cds/contracts';
-import { prepareMeasure, toDay, type MeasureOutcome } from '@cds/engine';
+import { prepareMeasure, toDay, type MeasureOutcome, type PreparedMeasure } from '@cds/engine';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { conflict, notFound, validationFailed, type FieldError } from '../../common/errors';
 import { PLAUSIBLE_YEARS } from '../../common/dates';
@@ -13,6 +13,26 @@ import { patientHistories } from './patient-histories';
 import { hba1cBand, hba1cDistribution } from './hba1c-distribution';
 import { CMS122 } from './cms122';
 import { shippedValueSets } from '../records';
+import { measureVersion } from './measure-version';
+import { MeasureResultsRepository, type ResultRow } from './runs/measure-results.repository';
+
+type Period = { start: string; end: string };
+
+/** Measures ready to evaluate: prepared against the value sets loaded now, with the version that makes. */
+export interface MeasureSet {
+  measures: readonly ShippedMeasure[];
+  prepared: PreparedMeasure[];
+  /** measure id → its version (model and value-set codes hashed). */
+  versions: Map<string, string>;
+}
+
+/** Each measure's outcome per patient (populations and answers), and CMS122's HbA1c band per patient. */
+export interface PanelOutcomes {
+  outcomes: Map<string, MeasureOutcome>[];
+  bands: Map<string, PanelHba1cBand>;
+  /** Patients without a current stored result: evaluated now, unless only stored results were read. */
+  evaluated: number;
+}
 
 /** `$evaluate-measure`'s parameters, as the query (or a Parameters body) gives them. */
 export interface EvaluateMeasureParams {
@@ -24,13 +44,16 @@ export interface EvaluateMeasureParams {
 
 const REPORT_TYPES = ['subject', 'subject-list', 'population'];
 /**
- * The largest panel whose trend is computed on request. Each record is read once and evaluated for the
- * 12 periods: measured (panel-bench, 2,000 generated patients, 2 cores shared with a CI run) 8.9 s,
- * 5.7 × the one-period Panel (1.6 s). Larger panels need the monthly points stored (not built yet).
+ * The default PANEL_TREND_MAX_PATIENTS: the largest panel whose trend is computed on request where its stored results are missing or stale. Each
+ * record is read once and evaluated for the 12 periods: measured (panel-bench, 2,000 generated patients, 2
+ * cores shared with a CI run) 8.9 s, 5.7 × the one-period Panel (1.6 s). A larger panel's trend is read from
+ * the results a measure run with `trend` stored.
  */
 export const TREND_MAX_PATIENTS = 2_000;
 /** Patients evaluated per database read: a panel is read in slices, never all at once. */
 const SLICE = 500;
+/** Patients whose stored results are read, or whose results are stored, per statement. */
+const STORED_SLICE = 5_000;
 
 /**
  * Quality measures over the stored records (issue 21): each shipped measure's criteria and
@@ -42,6 +65,7 @@ export class MeasuresService {
 
   constructor(
     private readonly records: RecordsRepository,
+    private readonly results: MeasureResultsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -65,9 +89,11 @@ export class MeasuresService {
     const measure = this.measure(id);
     const { period, reportType, subject } = readParams(params);
     const patients = await this.subjects(subject);
-    // An individual report names the resources that decided it; a panel's keeps only each patient's populations.
-    const [outcomes] = await this.outcomes([measure], period, patients, patients.length === 1 ? 'evidence' : 'populations');
     const individual = subject?.startsWith('Patient/') && reportType !== 'subject-list' && reportType !== 'population';
+    // An individual report names the resources that decided it; a panel's reads each patient's stored result when current.
+    const [outcomes] = individual
+      ? await this.outcomes([measure], period, patients, 'evidence')
+      : (await this.currentOutcomes(await this.prepare([measure]), period, patients)).outcomes;
     return measureReport({
       base: this.config.publicUrl,
       measure,
@@ -82,7 +108,7 @@ export class MeasuresService {
   /** Summary reports of several measures over the whole panel, each patient's record read once for all of them. */
   async panelSummaries(ids: readonly string[], period: { start: string; end: string }): Promise<FhirResourceJson[]> {
     const measures = ids.map((id) => this.measure(id));
-    const all = await this.outcomes(measures, period, await this.records.patientIds(), 'populations');
+    const { outcomes: all } = await this.currentOutcomes(await this.prepare(measures), period, await this.records.patientIds());
     return measures.map((measure, i) =>
       measureReport({ base: this.config.publicUrl, measure, period, type: 'summary', outcomes: all[i], now: new Date() }),
     );
@@ -96,11 +122,7 @@ export class MeasuresService {
   async panel(query: Record<string, unknown>): Promise<PanelJson> {
     const period = readPanelPeriod(query);
     const ids = await this.records.patientIds();
-    const now = Date.now();
-    const bands = new Map<string, PanelHba1cBand>();
-    const all = await this.outcomes(SHIPPED_MEASURES, period, ids, 'answers', undefined, (id, record) =>
-      bands.set(id, hba1cBand(record, period, now)),
-    );
+    const { outcomes: all, bands } = await this.currentOutcomes(await this.prepare(SHIPPED_MEASURES), period, ids);
     const cms122 = SHIPPED_MEASURES.indexOf(CMS122);
     const denominator = [...all[cms122]].filter(([, o]) => o.populations.denominator === true).map(([id]) => bands.get(id) ?? 'no_result');
     const rows = SHIPPED_MEASURES.flatMap((m, i) => gapRows(m, all[i]));
@@ -121,22 +143,31 @@ export class MeasuresService {
 
   /**
    * Each shipped measure's score at the end of each of the last 12 months (through `today`'s month),
-   * each over the 12 months ending that month. Computed per request, each record read once for the 12
-   * periods; refused above TREND_MAX_PATIENTS, where it would hold a request for minutes.
+   * each over the 12 months ending that month, from the stored results where current. Up to
+   * TREND_MAX_PATIENTS the rest is computed now (each record read once for the 12 periods) and stored; above,
+   * only stored results are read (a run with `trend` stores them) and a panel missing some is refused (409).
    */
   async panelTrend(query: Record<string, unknown>, today = new Date()): Promise<PanelTrendJson> {
     const problems: FieldError[] = Object.keys(query).map((key) => ({ field: key, message: `${key} is not a parameter of the trend` }));
     if (problems.length) throw validationFailed(problems);
     const ids = await this.records.patientIds();
-    if (ids.length > TREND_MAX_PATIENTS)
-      throw conflict(`The trend is computed on request for panels of up to ${TREND_MAX_PATIENTS} patients; this panel has ${ids.length}`);
     const months = trendMonths(today);
-    const all = await this.outcomesOver(
-      SHIPPED_MEASURES,
+    // Up to TREND_MAX_PATIENTS the months missing from the store are computed now; a larger panel reads them
+    // only from the store, which a run with the trend fills (computing them would hold the request for minutes).
+    const max = this.config.panelTrendMaxPatients;
+    const large = ids.length > max;
+    const read = await this.currentOutcomesOver(
+      await this.prepare(SHIPPED_MEASURES),
       months.map((m) => m.period),
       ids,
-      'populations',
+      large,
     );
+    const missing = large ? read[0].evaluated : 0;
+    if (missing)
+      throw conflict(
+        `The score by month of a panel over ${max.toLocaleString('en-US')} patients comes from a measure run, and ${missing.toLocaleString('en-US')} of ${ids.length.toLocaleString('en-US')} patients have no current result for these months: an administrator can run the measures with the trend (Settings, Measure runs)`,
+      );
+    const all = read.map((r) => r.outcomes);
     return {
       basis: 'rolling_12_months',
       through: months[months.length - 1].month,
@@ -202,29 +233,10 @@ export class MeasuresService {
     given?: ReadonlyMap<string, Record<string, unknown>[]>,
     each?: (patient: string, record: Record<string, unknown>[]) => void,
   ): Promise<Map<string, MeasureOutcome>[][]> {
-    await this.storeShippedValueSets();
-    const urls = [...new Set(measures.flatMap(valueSetsOf))];
-    const codes = await this.records.valueSetCodes(urls);
-    const missing = urls.filter((u) => !codes.has(u));
-    if (missing.length)
-      throw conflict(
-        `The measure's value sets are not loaded: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}; load them with POST /api/fhir`,
-      );
-    const prepared = measures.map((m) => prepareMeasure(m.model, codes));
+    const { prepared } = await this.prepare(measures);
     const now = Date.now();
     const out = periods.map(() => measures.map(() => new Map<string, MeasureOutcome>()));
-    // The next slice is read while this one is evaluated: PostgreSQL works on one core while the engine uses the other.
-    const read = (i: number) => {
-      if (i >= patients.length) return null;
-      if (given) return Promise.resolve(given);
-      const pending = this.records.recordsOf(patients.slice(i, i + SLICE));
-      pending.catch(() => undefined); // awaited below; never an unhandled rejection while a slice is evaluated
-      return pending;
-    };
-    let next = read(0);
-    for (let i = 0; i < patients.length; i += SLICE) {
-      const records = (await next)!;
-      next = read(i + SLICE);
+    for await (const records of this.recordSlices(patients, given)) {
       for (const [patient, resources] of records) {
         each?.(patient, resources);
         periods.forEach((period, j) =>
@@ -241,7 +253,155 @@ export class MeasuresService {
     return out;
   }
 
-  private measure(id: string): ShippedMeasure {
+  /**
+   * The measures prepared against the value sets loaded now, with each one's version. 409 when a value set
+   * a measure names is not loaded.
+   */
+  async prepare(measures: readonly ShippedMeasure[]): Promise<MeasureSet> {
+    await this.storeShippedValueSets();
+    const urls = [...new Set(measures.flatMap(valueSetsOf))];
+    const codes = await this.records.valueSetCodes(urls);
+    const missing = urls.filter((u) => !codes.has(u));
+    if (missing.length)
+      throw conflict(
+        `The measure's value sets are not loaded: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}; load them with POST /api/fhir`,
+      );
+    return {
+      measures,
+      prepared: measures.map((m) => prepareMeasure(m.model, codes)),
+      versions: new Map(measures.map((m) => [m.id, measureVersion(m, codes)])),
+    };
+  }
+
+  /**
+   * Each patient's outcome on each measure for the period: their stored result where it is current (same
+   * measure version, same record stamp, nothing future-dated come due), else evaluated now and stored.
+   */
+  async currentOutcomes(set: MeasureSet, period: Period, patients: readonly string[]): Promise<PanelOutcomes> {
+    return (await this.currentOutcomesOver(set, [period], patients))[0];
+  }
+
+  /**
+   * As `currentOutcomes`, for several periods: the patients stale in any of them have their record read once
+   * and evaluated for every period. `storedOnly`: evaluate nobody; the patients without a current result are
+   * left out and counted in `evaluated` (the trend of a large panel, which a run must have stored).
+   */
+  async currentOutcomesOver(
+    set: MeasureSet,
+    periods: readonly Period[],
+    patients: readonly string[],
+    storedOnly = false,
+  ): Promise<PanelOutcomes[]> {
+    const out = periods.map(() => ({
+      outcomes: set.measures.map(() => new Map<string, MeasureOutcome>()),
+      bands: new Map<string, PanelHba1cBand>(),
+    }));
+    const index = new Map(set.measures.map((m, k) => [m.id, k]));
+    for (const [j, period] of periods.entries())
+      for (let i = 0; i < patients.length; i += STORED_SLICE)
+        for (const r of await this.results.current(set.versions, period, patients.slice(i, i + STORED_SLICE))) {
+          out[j].outcomes[index.get(r.measure_id)!].set(r.patient_id, { populations: r.populations, answers: r.answers, inputs: {} });
+          if (r.hba1c_band) out[j].bands.set(r.patient_id, r.hba1c_band);
+        }
+    const stale = patients.filter((id) => out.some((p) => p.outcomes.some((o) => !o.has(id))));
+    if (!storedOnly) {
+      const fresh = await this.evaluateAndStore(set, periods, stale);
+      fresh.forEach((f, j) => {
+        f.outcomes.forEach((o, k) => o.forEach((v, id) => out[j].outcomes[k].set(id, v)));
+        f.bands.forEach((b, id) => out[j].bands.set(id, b));
+      });
+    }
+    // Keep the order the patients were asked in (a subject list lists them so).
+    return out.map((p) => ({
+      outcomes: p.outcomes.map((o) => new Map(patients.filter((id) => o.has(id)).map((id) => [id, o.get(id)!]))),
+      bands: p.bands,
+      evaluated: stale.length,
+    }));
+  }
+
+  /** The patients among these whose stored result on any of the measures, in any of the periods, is missing or stale. */
+  async staleAmong(set: MeasureSet, periods: readonly Period[], patients: readonly string[]): Promise<string[]> {
+    const current = new Map<string, number>();
+    for (const period of periods)
+      for (const r of await this.results.current(set.versions, period, patients))
+        current.set(r.patient_id, (current.get(r.patient_id) ?? 0) + 1);
+    return patients.filter((id) => (current.get(id) ?? 0) < set.measures.length * periods.length);
+  }
+
+  /**
+   * Evaluates these patients on the measures for each period and stores each result with the record stamp
+   * read before their record (a write in between leaves the result stale, never wrongly current).
+   */
+  async evaluateAndStore(set: MeasureSet, periods: readonly Period[], patients: readonly string[]): Promise<PanelOutcomes[]> {
+    const out = periods.map(() => ({
+      outcomes: set.measures.map(() => new Map<string, MeasureOutcome>()),
+      bands: new Map<string, PanelHba1cBand>(),
+      evaluated: patients.length,
+    }));
+    const cms122 = set.measures.indexOf(CMS122);
+    for (let i = 0; i < patients.length; i += STORED_SLICE) {
+      const ids = patients.slice(i, i + STORED_SLICE);
+      const stamps = await this.results.stamps(ids);
+      const rows: ResultRow[][] = periods.map(() => []);
+      for await (const records of this.recordSlices(ids)) {
+        const now = Date.now();
+        for (const [patient, resources] of records)
+          periods.forEach((period, j) => {
+            const band = cms122 >= 0 ? hba1cBand(resources, period, now) : null;
+            if (band) out[j].bands.set(patient, band);
+            set.prepared.forEach((p, k) => {
+              const o = p.evaluate(resources, period, now);
+              // The gap list words a reason from the answers: kept for the patients a measure can list.
+              const answers = o.populations.denominator === false ? {} : o.answers;
+              out[j].outcomes[k].set(patient, { populations: o.populations, answers, inputs: {} });
+              const due = Object.values(o.inputs).flatMap((r) => r.future.map((f) => f.at).filter((at) => Number.isFinite(at)));
+              rows[j].push({
+                measure_id: set.measures[k].id,
+                measure_version: set.versions.get(set.measures[k].id)!,
+                patient_id: patient,
+                record_stamp: stamps.get(patient) ?? '0',
+                valid_until: due.length ? Math.min(...due) : null,
+                populations: o.populations,
+                answers,
+                hba1c_band: k === cms122 ? band : null,
+              });
+            });
+          });
+      }
+      for (const [j, period] of periods.entries()) await this.results.store(period, rows[j]);
+    }
+    return out;
+  }
+
+  /** Results of other versions of these measures for the period, dropped once a run stored the current ones. */
+  async dropOtherVersions(set: MeasureSet, periods: readonly Period[]): Promise<void> {
+    for (const period of periods) await this.results.dropOtherVersions(set.versions, period);
+  }
+
+  /**
+   * The records of these patients, SLICE at a time: the next slice is read while this one is evaluated
+   * (PostgreSQL works on one core while the engine uses the other). `given`: records already read.
+   */
+  private async *recordSlices(
+    patients: readonly string[],
+    given?: ReadonlyMap<string, Record<string, unknown>[]>,
+  ): AsyncGenerator<ReadonlyMap<string, Record<string, unknown>[]>> {
+    const read = (i: number) => {
+      if (i >= patients.length) return null;
+      if (given) return Promise.resolve(given);
+      const pending = this.records.recordsOf(patients.slice(i, i + SLICE));
+      pending.catch(() => undefined); // awaited below; never an unhandled rejection while a slice is evaluated
+      return pending;
+    };
+    let next = read(0);
+    for (let i = 0; i < patients.length; i += SLICE) {
+      const records = (await next)!;
+      next = read(i + SLICE);
+      yield records;
+    }
+  }
+
+  measure(id: string): ShippedMeasure {
     const m = SHIPPED_MEASURES.find((x) => x.id === id);
     if (!m) throw notFound('Measure');
     return m;

@@ -5,3 +5,4 @@ export { ValueSets } from './value-sets';
 export { nameOfPatient } from './patient-name';
 export { RecordImportsRunner } from './imports/record-imports.runner';
 export { RecordImportsService } from './imports/record-imports.service';
+export { codesOf } from './value-set-codes';

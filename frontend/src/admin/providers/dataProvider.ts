@@ -9,6 +9,8 @@ import {
   RULE_SET_WRITABLE_FIELDS,
   RULE_WRITABLE_FIELDS,
   type ActivityItemJson,
+  type ConformanceJson,
+  type MeasureRunJson,
   type BoundaryVignetteJson,
   type ImpactPreviewJson,
   type PublishCheckJson,
@@ -113,6 +115,9 @@ export const adminApi = {
     }
   },
   polishStatus: () => call<PolishStatusJson>('GET', '/polish/status'),
+  conformance: () => call<ConformanceJson>('GET', '/measures/conformance'),
+  measureRuns: () => call<MeasureRunJson[]>('GET', `/measure-runs?${q({ range: [0, 4] })}`),
+  startMeasureRun: () => call<MeasureRunJson>('POST', '/measure-runs', { trend: true }),
 
   setRole: (userId: string, role: Role | null) => call<UserListItemJson>('PUT', `/users/${id(userId)}/role`, { role }),
   approve: (approvalId: string) => call<ApprovalJson>('POST', `/approvals/${id(approvalId)}/approve`),

@@ -8,6 +8,7 @@ import type { Theme } from '@mui/material/styles';
 import { DataTable, List, useListContext } from 'react-admin';
 import type { RecordImportJson, RecordImportStatus } from '@cds/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { MeasureRunsSection } from '../measure-runs/MeasureRunsSection';
 
 const STATUS: Record<RecordImportStatus, { label: string; color: 'default' | 'info' | 'success' | 'error' }> = {
   queued: { label: 'Queued', color: 'default' },
@@ -144,6 +145,7 @@ export default function RecordImportList() {
           </DataTable>
         )}
       </List>
+      <MeasureRunsSection />
     </>
   );
 }
