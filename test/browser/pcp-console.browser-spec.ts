@@ -55,7 +55,8 @@ describe('PCP console pages', () => {
     for (const [path, name, text] of [
       ['/pcp/cases', 'pcp-cases', 'Diabetes range'],
       [`/pcp/cases/${caseId}`, 'pcp-case-detail', 'Start metformin and lifestyle counselling'],
-      ['/pcp/diagnostics', 'pcp-diagnostics', 'Clinical'],
+      // The spec's /pcp/diagnostics is the Diagnostic Assistant, the chat (issue 23: one assistant entry).
+      ['/pcp/diagnostics', 'pcp-diagnostics', 'Welcome to the Diagnostic Assistant'],
       ['/pcp/settings', 'pcp-settings', 'Change password'],
     ] as const) {
       await page.goto(`${t.url}${path}`);

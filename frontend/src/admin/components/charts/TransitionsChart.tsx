@@ -8,7 +8,11 @@ export interface TransitionBar {
   count: number;
 }
 
+/** Height of one transition: its words above (in the gap), then the bar. */
 const ROW = 46;
+/** Pixels above and below each bar inside its row; the words sit in the upper one. */
+const GAP = 14;
+const TOP = 18;
 
 /**
  * Patients moving between primary recommendations, one horizontal bar per transition, largest
@@ -21,9 +25,9 @@ export default function TransitionsChart({ bars, label }: { bars: readonly Trans
   if (!data.length) return null;
   const text = theme.palette.text.primary;
   return (
-    <Box role="img" aria-label={label} data-testid="transitions-chart" sx={{ width: '100%', height: data.length * ROW + 8, mt: 1 }}>
+    <Box role="img" aria-label={label} data-testid="transitions-chart" sx={{ width: '100%', height: data.length * ROW + TOP + 4, mt: 1 }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} layout="vertical" margin={{ top: 18, right: 48, bottom: 0, left: 0 }} barCategoryGap={18}>
+        <BarChart data={data} layout="vertical" margin={{ top: TOP, right: 48, bottom: 0, left: 0 }} barCategoryGap={GAP}>
           <XAxis type="number" hide domain={[0, 'dataMax']} allowDecimals={false} />
           <YAxis type="category" dataKey="label" hide />
           <Bar dataKey="count" fill={theme.palette.warning.main} isAnimationActive={false} radius={[0, 3, 3, 0]} minPointSize={2}>

@@ -19,8 +19,14 @@ import type {
   ImpactTransitionJson,
 } from '@cds/contracts';
 
-// The chart library loads only when a preview with transitions is shown.
-const TransitionsChart = lazy(() => import('../../components/charts/TransitionsChart'));
+// The chart library loads with the publish dialog (which preloads it while the preview computes), not the console.
+const loadTransitionsChart = () => import('../../components/charts/TransitionsChart');
+const TransitionsChart = lazy(loadTransitionsChart);
+
+/** Starts loading the chart while the preview is computed, so the preview is not held back by it. */
+export function preloadTransitionsChart(): void {
+  void loadTransitionsChart();
+}
 
 const CAUSE: Record<ImpactCauseKind, string> = {
   added: 'added',
@@ -199,7 +205,7 @@ function GroupView({ group, ruleSetName }: { group: ImpactGroupJson; ruleSetName
         {group.label}: {summary}
       </Typography>
       {group.transitions.length > 0 && (
-        <Suspense fallback={<Box sx={{ height: group.transitions.length * 46 + 8 }} />}>
+        <Suspense fallback={<Box sx={{ height: group.transitions.length * 46 + 22 }} />}>
           <TransitionsChart
             label={`${group.label}: patients moving between primary recommendations, as bars (the table below lists them)`}
             bars={group.transitions.map((t) => ({

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -19,7 +19,7 @@ import { ADMIN_TOASTS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { DiffJson, RuleChangeDetailJson, RuleChangeField, RuleChangeJson, RuleSetJson, VersionSummaryJson } from '@cds/contracts';
-import { ImpactPreviewView } from './ImpactPreviewView';
+import { ImpactPreviewView, preloadTransitionsChart } from './ImpactPreviewView';
 
 const FIELD_LABEL: Record<string, string> = {
   name: 'name',
@@ -206,6 +206,7 @@ export function VersionHistory({ versions }: { versions: VersionSummaryJson[] })
  */
 export function PublishDialog({ ruleSet, onClose }: { ruleSet: RuleSetJson; onClose: () => void }) {
   const diff = useAdminQuery(['rule-sets', ruleSet.id, 'diff'], () => adminApi.diff(ruleSet.id));
+  useEffect(preloadTransitionsChart, []);
   const check = useAdminQuery(['rule-sets', ruleSet.id, 'publish-check', 'dialog'], () => adminApi.publishCheck(ruleSet.id));
   const versions = useAdminQuery(['rule-sets', ruleSet.id, 'versions'], () => adminApi.versions(ruleSet.id));
   const [busy, setBusy] = useState(false);

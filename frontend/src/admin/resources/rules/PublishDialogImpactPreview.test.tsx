@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImpactPreviewJson, PublishCheckJson as PublishCheck } from '@cds/contracts';
 import { deferred, json, renderApp, type Handler } from '../../../test/helpers';
 import { adminApiMock, listOf } from '../../test/adminHelpers';
@@ -121,6 +121,12 @@ function routes(diff: object): Record<string, Handler> {
 }
 
 describe('Publish dialog: impact preview', { timeout: 60_000 }, () => {
+  // The transitions chart is a lazy module: its first transform (recharts) can outlast a findBy under load,
+  // and React keeps "Computing…" on screen until it is there. Load it once before the tests.
+  beforeAll(async () => {
+    await import('../../components/charts/TransitionsChart');
+  }, 120_000);
+
   it('raising the A1C threshold: Publish waits for the preview, which shows each group, the rule responsible and examples on demand, and publish names it', async () => {
     const held = deferred<Response>();
     const calls = adminApiMock({

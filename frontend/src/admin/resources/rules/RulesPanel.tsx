@@ -107,9 +107,14 @@ export function RulesPanel({
             : undefined
         }
         slotProps={{ title: { id: 'rules-panel-title', component: 'h2', variant: 'h4' } }}
+        // On a phone the actions and the reason Publish is off go under the title, not beside it in a sliver.
+        sx={{
+          flexWrap: { xs: 'wrap', sm: 'nowrap' },
+          '& .MuiCardHeader-action': { m: 0, mt: { xs: 1, sm: 0 }, width: { xs: '100%', sm: 'auto' } },
+        }}
         action={
           set && (
-            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5 }}>
+            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: { xs: 'flex-start', sm: 'flex-end' }, gap: 0.5 }}>
               <Box sx={{ display: 'flex', gap: 1 }}>
                 <Button size="small" onClick={() => toggleTemplate(set)}>
                   {set.is_template ? 'Unmark template' : 'Mark as template'}
@@ -127,7 +132,12 @@ export function RulesPanel({
               </Box>
               {/* Said in the page, not in a hover tooltip: a disabled button gets no hover, and a phone has none. */}
               {unchanged && (
-                <Typography id="publish-unavailable" variant="caption" color="text.secondary" sx={{ textAlign: 'right', maxWidth: 260 }}>
+                <Typography
+                  id="publish-unavailable"
+                  variant="caption"
+                  color="text.secondary"
+                  sx={{ textAlign: { xs: 'left', sm: 'right' }, maxWidth: { sm: 260 } }}
+                >
                   {RULES.nothingToPublish(check.data?.latest_version ?? set.latest_version)}
                 </Typography>
               )}
