@@ -3,7 +3,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { DataSource } from 'typeorm';
 import { CdsHooksRepository } from '../../backend/src/modules/cds-hooks/cds-hooks.repository';
 import { HookSnapshots } from '../../backend/src/modules/cds-hooks/hook-snapshot';
-import { PATIENT_VIEW } from '../../backend/src/modules/cds-hooks/patient-view.service';
+import { PATIENT_VIEW } from '../../backend/src/modules/cds-hooks/hook-request';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, type TestUser } from '../support/factories';
 import {

@@ -8,7 +8,7 @@ import { moduleSources } from './testing/module-sources';
 describe('roles on routes', () => {
   it('come from the contracts’ role lists, never as typed role names', () => {
     const files = moduleSources();
-    expect(files.some((f) => f.file === 'cds-hooks/cds-hooks.controller.ts')).toBe(true);
+    expect(files.some((f) => f.file === 'cds-hooks/cds-services.controller.ts')).toBe(true);
     const typed = files.flatMap(({ file, text }) =>
       [...text.matchAll(/@Roles\(([^)]*)\)/g)].filter((m) => /['"`]/.test(m[1])).map((m) => `${file}: ${m[0]}`),
     );

@@ -4,7 +4,7 @@ import { importJWK } from 'jose';
 import { conflict, notFound, validationFailed } from '../../common/errors';
 import type { CdsClient } from './cds-client.entity';
 import { CdsHooksRepository, type VerifiableClient } from './cds-hooks.repository';
-import type { CdsClientDto } from './cds-clients.dto';
+import type { CdsClientDto } from './cds-client.dto';
 import { CLIENT_JWT_ALGORITHMS, jwkAlgorithm } from './jwk-algorithm';
 
 const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AssessmentsModule } from '../assessments';
 import { RecordsModule } from '../records';
-import { CdsClientsController, CdsPrefillController, CdsServicesController } from './cds-hooks.controller';
+import { CdsClientsController } from './cds-clients.controller';
+import { CdsPrefillController } from './cds-prefill.controller';
+import { CdsServicesController } from './cds-services.controller';
 import { CdsClientsService } from './cds-clients.service';
 import { ClientJwtVerifier } from './client-jwt';
 import { PatientViewService } from './patient-view.service';
-import { PrefillTicketsModule, RecordContextsModule } from './prefill-tickets.module';
+import { PrefillTicketsModule } from './prefill-tickets.module';
+import { RecordContextsModule } from './record-contexts.module';
 import { RecordPrefill } from './record-prefill.service';
 import { CardFeedback } from './card-feedback';
 import { HookSnapshots } from './hook-snapshot';

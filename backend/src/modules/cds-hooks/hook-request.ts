@@ -1,5 +1,11 @@
 import { DomainError } from '../../common/errors';
 
+export const PATIENT_VIEW = 'patient-view';
+
+/** A service id this app does not offer (404): said only to a verified client. */
+export const unknownService = (id: string) =>
+  new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
+
 /** A patient-view hook request (CDS Hooks 2.0), checked. */
 export interface PatientViewRequest {
   hook: 'patient-view';

@@ -17,7 +17,8 @@ import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards'
 import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
 import { ageOn, sexAnswer } from './demographics';
 import { fetchFailure, FetchFailed, fetchFhir } from './fhir-client';
-import { parsePatientViewRequest, type PatientViewRequest } from './hook-request';
+import type { CheckedBody } from './checked-body';
+import { PATIENT_VIEW, unknownService, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
 import { bundleResources, checkSubjects, hasNextPage, historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
 import { cutPointsOf, historySnapshot } from './record-context';
@@ -34,7 +35,6 @@ import {
 } from './record-history';
 import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
 
-export const PATIENT_VIEW = 'patient-view';
 /** The measures whose gaps a patient-view call shows: every shipped one (on by default; see docs/integrations.md). */
 const GAP_MEASURES: readonly ShippedMeasure[] = SHIPPED_MEASURES;
 /** The value sets each measure's criteria name, and all of them: read once, not per call. */
@@ -44,10 +44,6 @@ const MEASURE_VALUE_SETS = [...new Set([...VALUE_SETS_OF.values()].flat())].sort
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
 const REFUSALS = new Set(['invalid_client_jwt', 'fhir_server_not_allowed']);
-
-/** A service id this app does not offer (404): said only to a verified client. */
-export const unknownService = (id: string) =>
-  new DomainError('unknown_service', `No CDS service ${id.slice(0, 100)}; see GET /api/cds-services`);
 
 /** Who called: the verified client, and what it may name as fhirServer. */
 export interface HookCaller {
@@ -98,7 +94,7 @@ export class PatientViewService {
 
   /**
    * A call of service `serviceId` (checked after the client, so an unregistered caller learns nothing):
-   * the client JWT is verified, the body read, and the cards returned. `audience` is the service URL at each of the server's own origins;
+   * the client JWT is verified, then the body (checked by its pipe) is taken or refused, and the cards returned. `audience` is the service URL at each of the server's own origins;
    * `appUrl` is this app's public base URL: card links open `${appUrl}/clinical-form` with a one-time
    * prefill ticket.
    *
@@ -111,7 +107,7 @@ export class PatientViewService {
     authorization: string | undefined,
     serviceId: string,
     audience: string | string[],
-    body: unknown,
+    body: CheckedBody<PatientViewRequest>,
     appUrl: string,
   ): Promise<CdsHookResponseJson> {
     let snapshot = await this.snapshots.current();
@@ -121,7 +117,7 @@ export class PatientViewService {
       try {
         caller = await this.jwt.verify(authorization, serviceId, audience, (iss) => snapshot.clients.get(iss) ?? null);
         if (serviceId !== PATIENT_VIEW) throw unknownService(serviceId);
-        return await this.evaluate(parsePatientViewRequest(body, PATIENT_VIEW), caller, appUrl, snapshot, fresh);
+        return await this.evaluate(body.get(), caller, appUrl, snapshot, fresh);
       } catch (e) {
         if (e instanceof ReplayedJwt) throw e;
         const again = e instanceof StaleSnapshot || (!fresh && e instanceof DomainError && REFUSALS.has(e.code));

@@ -1,5 +1,4 @@
-import { Global, Module } from '@nestjs/common';
-import { RecordContexts } from '../assessments';
+import { Module } from '@nestjs/common';
 import { CdsHooksRepository } from './cds-hooks.repository';
 import { PrefillTickets } from './prefill-tickets';
 
@@ -9,16 +8,3 @@ import { PrefillTickets } from './prefill-tickets';
   exports: [CdsHooksRepository, PrefillTickets],
 })
 export class PrefillTicketsModule {}
-
-/**
- * The record contexts an assessment may take when it starts, kept on the prefill tickets. Global, and
- * only this port: the assessments module (which the CDS Hooks services build on) names RecordContexts and
- * nothing of this module.
- */
-@Global()
-@Module({
-  imports: [PrefillTicketsModule],
-  providers: [{ provide: RecordContexts, useExisting: PrefillTickets }],
-  exports: [RecordContexts],
-})
-export class RecordContextsModule {}

@@ -7,6 +7,8 @@ import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { VersionNumberPipe } from '../rules';
 import { FhirService } from './fhir.service';
 import { FhirJsonInterceptor } from './fhir-json.interceptor';
+import type { ParsedResponse } from './questionnaire-response';
+import { QuestionnaireResponsePipe } from './questionnaire-response.pipe';
 
 /** The FHIR routes answer FHIR JSON (FhirJsonInterceptor sets the content type). */
 const FHIR_JSON = { contentType: 'application/fhir+json' };
@@ -69,7 +71,7 @@ export class QuestionnaireController {
     summary:
       'SDC $next-question: a QuestionnaireResponse (or Parameters with it as "in") back with the next question, or completed with the result contained (400 invalid_fhir_resource, 422 questionnaire_mismatch)',
   })
-  next(@Param('id', ParseIdPipe) id: string, @Body() body: unknown): Promise<FhirResourceJson> {
+  next(@Param('id', ParseIdPipe) id: string, @Body(QuestionnaireResponsePipe) body: ParsedResponse): Promise<FhirResourceJson> {
     return this.fhir.nextQuestion(id, body);
   }
 }

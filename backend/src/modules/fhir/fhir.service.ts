@@ -48,7 +48,14 @@ import {
   type VersionInfo,
 } from './fhir-resources';
 import { planDefinition } from './plan-definition';
-import { answerInput, invalidResource, optionSystem, parseResponse, questionnaireOf, type ResponseItem } from './questionnaire-response';
+import {
+  answerInput,
+  invalidResource,
+  optionSystem,
+  questionnaireOf,
+  type ParsedResponse,
+  type ResponseItem,
+} from './questionnaire-response';
 
 const EXACT_VALUE_EXTENSION = '/api/fhir/StructureDefinition/exact-value-requested';
 /** The id of the adaptive Questionnaire contained in each response. */
@@ -157,8 +164,7 @@ export class FhirService {
    * step (each checked as the form checks it), then the response comes back with the next
    * question, or completed with the result contained.
    */
-  async nextQuestion(ruleSetId: string, body: unknown): Promise<FhirResourceJson> {
-    const parsed = parseResponse(body);
+  async nextQuestion(ruleSetId: string, parsed: ParsedResponse): Promise<FhirResourceJson> {
     const target = questionnaireOf(parsed.questionnaire);
     const own = questionnaireUrl({ base: this.ctxBase(), loinc: new Map() }, ruleSetId);
     // Ours only: this server's canonical URL, or the relative reference; another server's Questionnaire is another Questionnaire.

@@ -6,4 +6,5 @@ export { PolishModule } from './polish.module';
 export { createJobQueue } from './queue/create-job-queue';
 export { isUnrecoverable } from './queue/in-process-job-queue';
 export type { JobQueue, QueuedJob } from './queue/job-queue';
+export { QueueConsumer } from './queue/queue-consumer';
 export { PolishRunner } from './polish.runner';
