@@ -165,6 +165,8 @@ function statsOf(child: ChildProcess): Promise<ProcessStats> {
 async function runLoad(
   input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>,
   children: ChildProcess[],
+  /** Called when the warm-up ends (the measured window starts). */
+  atWarm?: () => Promise<unknown>,
 ): Promise<LoadResult & { stats: ProcessStats[]; postgresMicros?: number }> {
   const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
   const statsAll = async () => [ownStats(), ...(await Promise.all(children.map(statsOf)))];
@@ -175,6 +177,7 @@ async function runLoad(
     child.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
     child.once('error', reject);
     child.send(data);
+    if (atWarm) setTimeout(() => void atWarm().catch(reject), data.warmupMs);
   });
   const after = await statsAll();
   const postgresAfter = postgresCpuMicros(postmaster);
@@ -357,15 +360,14 @@ async function main() {
         return Number(rows[0].n);
       };
       let before = await transactions();
+      // pg_stat_statements counts the measured window only (reset when the warm-up ends): the steady state.
       const statements = await statementsAvailable(admin);
-      api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra);
+      const resetStatements = statements ? () => admin.query('SELECT pg_stat_statements_reset()') : undefined;
+      api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra, resetStatements);
       apiTransactions = ((await transactions()) - before) / api.requests;
-      if (statements) {
-        apiStatements = await statementStats(admin, name);
-        await admin.query('SELECT pg_stat_statements_reset()');
-      }
+      if (statements) apiStatements = await statementStats(admin, name);
       before = await transactions();
-      noop = await runLoad({ urls, tokens, scenario: 'noop' }, extra);
+      noop = await runLoad({ urls, tokens, scenario: 'noop' }, extra, resetStatements);
       noopTransactions = ((await transactions()) - before) / noop.requests;
       if (statements) noopStatements = await statementStats(admin, name);
       if (process.env.CPU_PROF && API_PROCESSES === 1) {
@@ -446,8 +448,9 @@ async function main() {
       `assessments table: ${updates.rows} rows of ${updates.row_bytes} bytes on average (${updates.size} with indexes and TOAST); ${updates.updated} updates, ${((100 * Number(updates.hot)) / Math.max(1, Number(updates.updated))).toFixed(0)} % HOT; average bytes per column (as stored): ${JSON.stringify(updates.columns)}; assessment_log (appended evaluation log) ${updates.log_size}`,
     );
     console.log(`database transactions per request: start + answers ${apiTransactions.toFixed(2)}, no-op ${noopTransactions.toFixed(2)}`);
-    if (apiStatements) printStatements('start + answers', apiStatements, api.requests);
-    if (noopStatements) printStatements('no-op', noopStatements, noop.requests);
+    // Requests answered inside the measured window: what the statements counted since the reset.
+    if (apiStatements) printStatements('start + answers, measured window', apiStatements, api.latencies.length);
+    if (noopStatements) printStatements('no-op, measured window', noopStatements, noop.latencies.length);
     if (postmaster !== undefined) console.log(`PostgreSQL CPU counts the processes of the server with postmaster pid ${postmaster} only`);
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
     console.log(
