@@ -165,8 +165,6 @@ function statsOf(child: ChildProcess): Promise<ProcessStats> {
 async function runLoad(
   input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>,
   children: ChildProcess[],
-  /** Called when the warm-up ends (the measured window starts). */
-  atWarm?: () => Promise<unknown>,
 ): Promise<LoadResult & { stats: ProcessStats[]; postgresMicros?: number }> {
   const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
   const statsAll = async () => [ownStats(), ...(await Promise.all(children.map(statsOf)))];
@@ -177,7 +175,6 @@ async function runLoad(
     child.once('message', (r: LoadResult) => (r.errors.length ? reject(new Error(`API errors:\n${r.errors.join('\n')}`)) : resolve(r)));
     child.once('error', reject);
     child.send(data);
-    if (atWarm) setTimeout(() => void atWarm().catch(reject), data.warmupMs);
   });
   const after = await statsAll();
   const postgresAfter = postgresCpuMicros(postmaster);
@@ -360,14 +357,16 @@ async function main() {
         return Number(rows[0].n);
       };
       let before = await transactions();
-      // pg_stat_statements counts the measured window only (reset when the warm-up ends): the steady state.
+      // pg_stat_statements over each whole load (warm-up included, like the transactions): every request counts.
       const statements = await statementsAvailable(admin);
-      const resetStatements = statements ? () => admin.query('SELECT pg_stat_statements_reset()') : undefined;
-      api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra, resetStatements);
+      api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra);
       apiTransactions = ((await transactions()) - before) / api.requests;
-      if (statements) apiStatements = await statementStats(admin, name);
+      if (statements) {
+        apiStatements = await statementStats(admin, name);
+        await admin.query('SELECT pg_stat_statements_reset()');
+      }
       before = await transactions();
-      noop = await runLoad({ urls, tokens, scenario: 'noop' }, extra, resetStatements);
+      noop = await runLoad({ urls, tokens, scenario: 'noop' }, extra);
       noopTransactions = ((await transactions()) - before) / noop.requests;
       if (statements) noopStatements = await statementStats(admin, name);
       if (process.env.CPU_PROF && API_PROCESSES === 1) {
@@ -448,9 +447,8 @@ async function main() {
       `assessments table: ${updates.rows} rows of ${updates.row_bytes} bytes on average (${updates.size} with indexes and TOAST); ${updates.updated} updates, ${((100 * Number(updates.hot)) / Math.max(1, Number(updates.updated))).toFixed(0)} % HOT; average bytes per column (as stored): ${JSON.stringify(updates.columns)}; assessment_log (appended evaluation log) ${updates.log_size}`,
     );
     console.log(`database transactions per request: start + answers ${apiTransactions.toFixed(2)}, no-op ${noopTransactions.toFixed(2)}`);
-    // Requests answered inside the measured window: what the statements counted since the reset.
-    if (apiStatements) printStatements('start + answers, measured window', apiStatements, api.latencies.length);
-    if (noopStatements) printStatements('no-op, measured window', noopStatements, noop.latencies.length);
+    if (apiStatements) printStatements('start + answers', apiStatements, api.requests);
+    if (noopStatements) printStatements('no-op', noopStatements, noop.requests);
     if (postmaster !== undefined) console.log(`PostgreSQL CPU counts the processes of the server with postmaster pid ${postmaster} only`);
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
     console.log(

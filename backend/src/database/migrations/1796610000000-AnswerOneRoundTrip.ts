@@ -25,7 +25,11 @@ export class AnswerOneRoundTrip1796610000000 implements MigrationInterface {
     await q.query(
       `CREATE FUNCTION "knowledge_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
-         UPDATE "knowledge_generation" SET "generation" = "generation" + 1 WHERE "id" = 1;
+         -- Once per transaction, however many rows it wrote (as cds_hook_generation's trigger does).
+         IF current_setting('cds.knowledge_generation_bumped', true) IS DISTINCT FROM 'on' THEN
+           UPDATE "knowledge_generation" SET "generation" = "generation" + 1 WHERE "id" = 1;
+           PERFORM set_config('cds.knowledge_generation_bumped', 'on', true);
+         END IF;
          RETURN NULL;
        END $$`,
     );
