@@ -364,17 +364,18 @@ describe('what an answer keeps in memory follows every change, from any process 
     expect((await row(a.id)).step).toBe(2);
   });
 
-  it('each answer appends its evaluation log as a row of its own; the debug view shows the whole log in order', async () => {
+  it('the start and each answer append their evaluation log as rows of their own; the debug view shows the whole log in order', async () => {
     await thyroidSet();
     const a = await start(cast.pcp);
     await answered(cast.pcp, a.id, tsh.id, 5.5);
     await answered(cast.pcp, a.id, antibodies.id, true);
-    // The assessment's own row keeps the start's entries only: answers never rewrite it.
-    const startLog = (await row(a.id)).debug_log as { message: string }[];
+    // The row every answer rewrites carries no log: the start's entries are step 0, each answer's its step.
+    expect((await row(a.id)).debug_log).toEqual([]);
+    const appended = await t.db.query('SELECT step, entries FROM assessment_log WHERE assessment_id = $1 ORDER BY step', [a.id]);
+    expect(appended.map((r: { step: number }) => r.step)).toEqual([0, 1, 2]);
+    const startLog = appended[0].entries as { message: string }[];
     expect(startLog[0].message).toBe('Loaded 2 active rules from 1 published rule set');
     expect(startLog.some((e) => e.message.startsWith('Answer: '))).toBe(false);
-    const appended = await t.db.query('SELECT step FROM assessment_log WHERE assessment_id = $1 ORDER BY step', [a.id]);
-    expect(appended.map((r: { step: number }) => r.step)).toEqual([1, 2]);
     const log: { message: string }[] = (await t.http().get(`/api/assessments/${a.id}?debug=true`).set(cast.pcp.auth)).body.debug_log;
     const answers = log.filter((e) => e.message.startsWith('Answer: ')).map((e) => e.message);
     expect(answers).toEqual([expect.stringMatching(/^Answer: TSH = /), expect.stringMatching(/^Answer: Thyroid antibodies = /)]);

@@ -357,6 +357,7 @@ async function main() {
         return Number(rows[0].n);
       };
       let before = await transactions();
+      // pg_stat_statements over each whole load (warm-up included, like the transactions): every request counts.
       const statements = await statementsAvailable(admin);
       api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra);
       apiTransactions = ((await transactions()) - before) / api.requests;

@@ -8,9 +8,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   wording) with the generation it read it at, and an answer's or a start's write applies only while that
  *   generation is still current: no publish, deactivation or parameter edit is missed, and none needs a
  *   read per answer.
- * - `assessment_log`: the evaluation log of each answer as its own row, appended in the answer's statement,
- *   instead of the whole log rewritten in the assessment's row on every answer. The start's entries stay in
- *   `assessments.debug_log`; `?debug=true` shows both, in order. `down()` folds the rows back into it.
+ * - `assessment_log`: the evaluation log of the start (step 0) and of each answer as rows of their own, each
+ *   appended in its own statement, instead of the whole log rewritten in the assessment's row on every answer.
+ *   Assessments started before keep theirs in `assessments.debug_log`; `?debug=true` shows both, in order.
+ *   `down()` folds the rows back into it.
  */
 export class AnswerOneRoundTrip1796610000000 implements MigrationInterface {
   name = 'AnswerOneRoundTrip1796610000000';
@@ -24,7 +25,11 @@ export class AnswerOneRoundTrip1796610000000 implements MigrationInterface {
     await q.query(
       `CREATE FUNCTION "knowledge_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
-         UPDATE "knowledge_generation" SET "generation" = "generation" + 1 WHERE "id" = 1;
+         -- Once per transaction, however many rows it wrote (as cds_hook_generation's trigger does).
+         IF current_setting('cds.knowledge_generation_bumped', true) IS DISTINCT FROM 'on' THEN
+           UPDATE "knowledge_generation" SET "generation" = "generation" + 1 WHERE "id" = 1;
+           PERFORM set_config('cds.knowledge_generation_bumped', 'on', true);
+         END IF;
          RETURN NULL;
        END $$`,
     );

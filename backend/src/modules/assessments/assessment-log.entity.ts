@@ -2,8 +2,9 @@ import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { Assessment, type DebugLogEntry } from './assessment.entity';
 
 /**
- * The evaluation log of one answer (the row is appended in the answer's own statement): the log is
- * never rewritten as it grows. The start's entries are in `assessments.debug_log`.
+ * The evaluation log of a start (step 0) or of one answer, appended in that request's own statement: the log is
+ * never rewritten as it grows, and the assessment's row, which every answer rewrites, does not carry it.
+ * Assessments started before this table keep their log in `assessments.debug_log`.
  */
 @Entity('assessment_log')
 @Check('CHK_assessment_log_entries', `jsonb_typeof("entries") = 'array'`)
@@ -11,7 +12,7 @@ export class AssessmentLog {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_assessment_log' })
   assessment_id: string;
 
-  /** The step the answer was given at. */
+  /** 0 for the start; else the step the answer was given at. */
   @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'PK_assessment_log' })
   step: number;
 

@@ -92,7 +92,7 @@ const COLUMNS = [
   'a.record_patient AS patient',
 ];
 
-/** The whole evaluation log: the start's entries, then each answer's, in order. */
+/** The whole evaluation log in order: the row's own (assessments started before assessment_log), then step 0 (the start), 1, 2 … */
 const DEBUG_LOG = `a.debug_log || coalesce((SELECT jsonb_agg(e ORDER BY l.step, n) FROM assessment_log l,
      jsonb_array_elements(l.entries) WITH ORDINALITY AS x(e, n) WHERE l.assessment_id = a.id), '[]'::jsonb)`;
 
@@ -123,17 +123,21 @@ export class AssessmentsRepository {
     return debug ? qb.addSelect(DEBUG_LOG, 'debug_log') : qb;
   }
 
-  /** Inserts the assessment if the knowledge generation is still `a.generation`. One statement. */
+  /**
+   * Inserts the assessment if the knowledge generation is still `a.generation`, its start's log as step 0 of
+   * assessment_log (so the row that every answer rewrites carries no log). One statement.
+   */
   async insert(a: NewAssessment): Promise<Written> {
     const rows = (await this.db.query(
       `WITH g AS (SELECT ${GENERATION} AS generation),
             i AS (INSERT INTO assessments (id, user_id, rule_set_versions, current_parameter_id, current_question, is_completed,
-                    recommendation, findings, undetermined_rules, ruled_out, completed_at, debug_log, record_patient, record_history,
+                    recommendation, findings, undetermined_rules, ruled_out, completed_at, record_patient, record_history,
                     created_at, updated_at)
-                  SELECT $1, $2, $3::jsonb, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12::jsonb,
+                  SELECT $1, $2, $3::jsonb, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11,
                          $13::jsonb, $14::jsonb, $15, $15
                    WHERE $16::bigint IS NULL OR (SELECT generation FROM g) = $16::bigint
-                  RETURNING id)
+                  RETURNING id),
+            l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT id, 0, $12::jsonb FROM i)
        SELECT (SELECT count(*) FROM i)::int AS written, (SELECT generation FROM g) AS generation`,
       [
         a.id,

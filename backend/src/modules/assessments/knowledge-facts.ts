@@ -35,6 +35,8 @@ export class KnowledgeFacts {
   private versionIds: readonly string[] | null = null;
   private loinc: ReadonlyMap<string, string> | null = null;
   private readonly wording = new Map<string, string>();
+  /** Reads in flight, by what they read: requests that miss together share one read. */
+  private readonly reading = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly repo: AssessmentsRepository,
@@ -45,6 +47,8 @@ export class KnowledgeFacts {
   forget(generation = -1): void {
     if (generation !== -1 && generation < this.generation) return;
     this.generation = generation;
+    // A read already in flight may predate the change: later requests start their own.
+    this.reading.clear();
     this.versionIds = null;
     this.loinc = null;
     this.wording.clear();
@@ -55,11 +59,15 @@ export class KnowledgeFacts {
     let ids = this.versionIds;
     if (ids) this.saw(seen, this.generation);
     else {
-      // The generation first: facts read after it are at least as new as it says.
-      const generation = await this.repo.knowledgeGeneration();
-      ids = await this.published.publishedVersionIds();
-      if (this.keepAt(generation)) this.versionIds = ids;
-      this.saw(seen, generation);
+      const read = await this.once('versions', async () => {
+        // The generation first: facts read after it are at least as new as it says.
+        const generation = await this.repo.knowledgeGeneration();
+        const versionIds = await this.published.publishedVersionIds();
+        if (this.keepAt(generation)) this.versionIds = versionIds;
+        return { generation, versionIds };
+      });
+      ids = read.versionIds;
+      this.saw(seen, read.generation);
     }
     return this.published.currentOf(ids);
   }
@@ -69,9 +77,13 @@ export class KnowledgeFacts {
     let codes = this.loinc;
     if (codes) this.saw(seen, this.generation);
     else {
-      const read = await this.repo.loincCodes();
-      codes = new Map(Object.entries(read.codes));
-      if (this.keepAt(read.generation)) this.loinc = codes;
+      const read = await this.once('loinc', async () => {
+        const { generation, codes } = await this.repo.loincCodes();
+        const byId = new Map(Object.entries(codes));
+        if (this.keepAt(generation)) this.loinc = byId;
+        return { generation, byId };
+      });
+      codes = read.byId;
       this.saw(seen, read.generation);
     }
     const all = codes;
@@ -85,11 +97,24 @@ export class KnowledgeFacts {
       this.saw(seen, this.generation);
       return kept;
     }
-    const read = await this.repo.wordingSource(p.id);
-    const text = read.source ? questionText(read.source) : defaultQuestionText(p);
-    if (this.keepAt(read.generation)) this.wording.set(p.id, text);
+    const read = await this.once(`wording:${p.id}`, async () => {
+      const { generation, source } = await this.repo.wordingSource(p.id);
+      const text = source ? questionText(source) : defaultQuestionText(p);
+      if (this.keepAt(generation)) this.wording.set(p.id, text);
+      return { generation, text };
+    });
     this.saw(seen, read.generation);
-    return text;
+    return read.text;
+  }
+
+  private once<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const pending = this.reading.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const started: Promise<T> = read().finally(() => {
+      if (this.reading.get(key) === started) this.reading.delete(key);
+    });
+    this.reading.set(key, started);
+    return started;
   }
 
   /** Whether a fact read at `generation` may be kept (everything older is dropped first). */

@@ -46,6 +46,7 @@ function refOf(set: PublishedRuleSet): VersionRef {
 export class PublishedRules {
   private readonly versions = new Map<string, PublishedRuleSet>();
   private readonly merged = new Map<string, Knowledge>();
+  private loading: { ids: string; load: Promise<PublishedRuleSet[]> } | null = null;
 
   constructor(
     private readonly ruleVersions: RuleVersionsService,
@@ -78,9 +79,18 @@ export class PublishedRules {
 
   /** The merged rules of these published versions (the ids `publishedVersionIds` gave). */
   async currentOf(versionIds: readonly string[]): Promise<Knowledge> {
-    const hit = this.merged.get(versionIds.join(','));
+    const ids = versionIds.join(',');
+    const hit = this.merged.get(ids);
     if (hit) return hit;
-    const sets = await this.ruleVersions.loadPublishedRuleSets();
+    // Requests that miss together (a publish, a cold start under load) share one read, if they read the same ids
+    // (then no publish committed before the read they share started).
+    if (this.loading?.ids !== ids) {
+      const load = this.ruleVersions.loadPublishedRuleSets().finally(() => {
+        if (this.loading?.load === load) this.loading = null;
+      });
+      this.loading = { ids, load };
+    }
+    const sets = await this.loading.load;
     for (const set of sets) if (!this.versions.has(set.version_id)) remember(this.versions, set.version_id, set);
     return this.merge(sets);
   }
