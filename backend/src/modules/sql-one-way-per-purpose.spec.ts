@@ -12,6 +12,12 @@ import { moduleSources, type ModuleSource } from './testing/module-sources';
 /** Raw SQL kept on purpose: a hot path (with the bench that measures it), or SQL the builders do not express. */
 const RAW_SQL: Record<string, string> = {
   'assessments/assessments.repository.ts': 'answer path, being reworked (issue 23: another stream)',
+  'assessments/chat-sessions.repository.ts':
+    "answer path: the knowledge generation read beside the chat's write (issue 22, `npm run bench:api`)",
+  'measures/runs/measure-results.repository.ts':
+    'population runs: one upsert per chunk of stored results (unnest), and the freshness join with patient_record_stamps',
+  'measures/runs/measure-runs.repository.ts':
+    'population runs: one-statement claims of a run (UPDATE … RETURNING) and keyset paging of patients',
   'cds-hooks/cds-hooks.repository.ts':
     "hot path: a hook call's one recording statement and its client/generation read (`npm run bench:cds`, docs/benchmarks.md); one-statement ticket redemption (UPDATE … RETURNING in a CTE), jti upsert",
   'records/records.repository.ts':
@@ -35,6 +41,8 @@ const RAW_SQL: Record<string, string> = {
 
 /** Reads of another module's table, each with why it is not (yet) that module's exported function. */
 const FOREIGN_READS: Record<string, string> = {
+  'measures/runs/measure-runs.repository.ts fhir_resources':
+    "keyset paging of the panel's patient ids in a run; not yet moved behind a records export",
   'assessments/assessments.repository.ts users': 'answer path, being reworked',
   'assessments/assessments.repository.ts parameters': 'answer path, being reworked',
   'assessments/rule-analytics.repository.ts cds_cards': 'cds-hooks imports assessments, so the cds-hooks index would be a cycle',
