@@ -12,7 +12,7 @@ import {
   runAssessment,
   uniqueName,
 } from '../support/clinical-factories';
-import { expectReachable, settle, WIDTHS } from '../support/phone';
+import { expectReachable, settle, WIDTHS, wordsBrokenInside } from '../support/phone';
 
 let t: TestApp;
 let browser: Browser;
@@ -91,6 +91,7 @@ describe('the PCP dashboard in a physician’s words', () => {
       expect(await recent.getByRole('link').count()).toBe(3);
       expect(await recent.getByText('Opened, never answered').count()).toBe(0);
       await expectReachable(page, recent.getByText('No recommendation', { exact: true }).first());
+      expect(await wordsBrokenInside(recent, 'p, span')).toEqual([]);
       await expectReachable(page, page.getByRole('region', { name: 'In Progress' }));
       await screenshot(page, `pcp-dashboard-figures-${width}`);
       await page.close();
@@ -113,6 +114,7 @@ describe('Case History on a phone', () => {
           .map((el) => el.textContent),
       );
       expect(cut).toEqual([]);
+      expect(await wordsBrokenInside(table, 'td')).toEqual([]);
       for (const text of ['No recommendation', 'Hypertensive crisis', 'Assessment in progress', 'Opened, never answered']) {
         await expectReachable(page, table.getByText(text, { exact: true }).last());
       }

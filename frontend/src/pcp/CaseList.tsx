@@ -75,10 +75,14 @@ export function RecentCaseList({ items }: { items: Assessment[] }) {
     <List disablePadding aria-label="Recent cases">
       {items.map((a) => (
         <li key={a.id}>
-          <ListItemButton component={RouterLink} to={`/pcp/cases/${a.id}`} sx={{ borderRadius: 1.5, gap: 2, alignItems: 'center' }}>
-            <Box sx={{ flex: 1, minWidth: 0 }}>
-              {/* Wraps rather than cut a result short ("No recommen…") on a phone. */}
-              <Typography sx={{ fontWeight: 600 }}>{caseTitle(a)}</Typography>
+          {/* On a phone the badge moves below a title too long to share its line; words are never cut or broken. */}
+          <ListItemButton
+            component={RouterLink}
+            to={`/pcp/cases/${a.id}`}
+            sx={{ borderRadius: 1.5, columnGap: 2, rowGap: 0.5, alignItems: 'center', flexWrap: 'wrap' }}
+          >
+            <Box sx={{ flex: '1 1 200px', minWidth: 0 }}>
+              <Typography sx={{ fontWeight: 600, overflowWrap: 'break-word', wordBreak: 'normal' }}>{caseTitle(a)}</Typography>
               <Typography variant="body2" color="text.secondary">
                 {formatDateTime(a.created_at)} · {answerCount(a)}
               </Typography>
