@@ -3,15 +3,12 @@ import { screenshot, type Browser } from '../support/browser';
 import type { TestApp } from '../support/app';
 import { browserSuite, type BrowserSuite } from '../support/browser-suite';
 import { PASSWORD, uniqueEmail } from '../support/factories';
-import { expectReachable, WIDTHS } from '../support/phone';
+import { expectReachable, overlaps, WIDTHS } from '../support/phone';
 
 let t: TestApp;
 let browser: Browser;
 let cast: BrowserSuite['cast'];
 browserSuite((s) => ({ t, browser, cast } = s));
-
-type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 async function signUpForm(page: Page) {
   await page.goto(`${t.url}/auth`);

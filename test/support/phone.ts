@@ -4,6 +4,10 @@ export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1366, height: 900 };
 export const WIDTHS = [DESKTOP, PHONE] as const;
 
+type Box = { x: number; y: number; width: number; height: number };
+/** Whether two boxes (Playwright bounding boxes) share any area. */
+export const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 /** Waits until the page has loaded its data and shows no spinner. */
 export async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
@@ -44,6 +48,7 @@ export async function wordsBrokenInside(root: Locator, selector: string): Promis
     for (const cell of el.querySelectorAll(sel)) {
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        // A hyphen is a fair place to wrap ("No-match"); a word is what lies between spaces and hyphens.
         for (const m of (n.textContent ?? '').matchAll(/[^\s-]+/g)) {
           const r = document.createRange();
           r.setStart(n, m.index);
