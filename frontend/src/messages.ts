@@ -48,7 +48,8 @@ export const ERRORS = {
   notAuthenticated: 'User not authenticated',
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
-  missingCredentials: 'You must provide either an email or phone number and a password',
+  // ours: the auth service's own words mention a phone number, which these forms do not have.
+  missingCredentials: 'Enter your email and password.',
 } as const;
 
 export { PRODUCT_NAME, TAGLINE } from './brand';

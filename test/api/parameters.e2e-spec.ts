@@ -563,8 +563,8 @@ describe('templates', () => {
       category: 'vitals',
       description: bmi.description,
       loinc_code: '39156-5',
-      // docs/product-spec.md section 7: is_required defaults true, whatever the template says.
-      is_required: true,
+      // The template's own "Required" (BMI: No) carries over unless overridden (issue 23).
+      is_required: false,
       is_template: false,
       version: 1,
       is_active: true,
@@ -579,6 +579,14 @@ describe('templates', () => {
       units: 'kg/m2',
       version: 1,
     });
+  });
+
+  it("the copy keeps the template's Required, both ways, unless the admin overrides it", async () => {
+    const { bmi, hba1c } = await seedTemplates(t, cast.admin);
+    expect([bmi.is_required, hba1c.is_required]).toEqual([false, true]);
+    expect((await createFromTemplate(t, cast.admin, bmi, { name: uniqueName('bmi_req') })).is_required).toBe(false);
+    expect((await createFromTemplate(t, cast.admin, hba1c, { name: uniqueName('hba1c_req') })).is_required).toBe(true);
+    expect((await createFromTemplate(t, cast.admin, bmi, { name: uniqueName('bmi_over'), is_required: true })).is_required).toBe(true);
   });
 
   it('without overrides the copy keeps the template name; a second copy is 409 while the first is active', async () => {

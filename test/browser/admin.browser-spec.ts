@@ -65,7 +65,7 @@ async function toast(page: Page, text: string) {
 
 describe('admin console', () => {
   it('the overview shows the figures, health and activity; the menu and Sign Out are there', async () => {
-    await admin.getByRole('heading', { name: `Welcome back, ${cast.super_admin.email}` }).waitFor();
+    await admin.getByRole('heading', { name: 'Welcome back, Test' }).waitFor();
     await admin.getByTestId('stat-total-users').filter({ hasText: '4' }).waitFor();
     await admin.getByText('Healthy').waitFor();
     await admin
@@ -300,6 +300,7 @@ describe('admin console', () => {
     await screenshot(admin, 'admin-approvals');
     await expectAccessible(admin);
     await admin.getByRole('button', { name: `Approve ${applicant.email}` }).click();
+    await admin.getByRole('dialog', { name: 'Approve access request' }).getByRole('button', { name: 'Approve' }).click();
     await toast(admin, `${applicant.email} now has Primary Care Provider access.`);
     await admin.getByText('No pending PCP access requests at this time.').waitFor();
     const user = await t.http().get(`/api/users/${applicant.id}`).set(cast.admin.auth);

@@ -4,6 +4,7 @@ import type { TestApp } from '../support/app';
 import { browserSuite, type BrowserSuite } from '../support/browser-suite';
 import type { TestUser } from '../support/factories';
 import { action, cond, createParameter, createPublishedRuleSet, runAssessment, uniqueName } from '../support/clinical-factories';
+import { wordsBrokenInside } from '../support/phone';
 
 let t: TestApp;
 let browser: Browser;
@@ -132,22 +133,7 @@ describe('tables on a phone', () => {
     await panel.getByRole('cell', { name: 'Hypertensive crisis' }).waitFor();
     await panel.getByRole('table', { name: /^By / }).waitFor();
     await screenshot(page, 'phone-admin-rule-analytics');
-    const broken = await panel.evaluate((root) => {
-      const out: string[] = [];
-      for (const cell of root.querySelectorAll('th, td')) {
-        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          // A hyphen is a fair place to wrap ("No-match"); a word is what lies between spaces and hyphens.
-          for (const m of (n.textContent ?? '').matchAll(/[^\s-]+/g)) {
-            const r = document.createRange();
-            r.setStart(n, m.index);
-            r.setEnd(n, m.index + m[0].length);
-            if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) out.push(m[0]);
-          }
-        }
-      }
-      return out;
-    });
+    const broken = await wordsBrokenInside(panel, 'th, td');
     expect(broken).toEqual([]);
     const o = await overflow(page);
     expect(o.scrollWidth).toBeLessThanOrEqual(o.viewport);

@@ -2,14 +2,12 @@ import type { Locator, Page } from 'playwright-core';
 import { screenshot, signIn, type Browser } from '../support/browser';
 import type { TestApp } from '../support/app';
 import { browserSuite, type BrowserSuite } from '../support/browser-suite';
+import { overlaps } from '../support/phone';
 
 let t: TestApp;
 let browser: Browser;
 let cast: BrowserSuite['cast'];
 browserSuite((s) => ({ t, browser, cast } = s));
-
-type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The toast stack (sign-in leaves "Welcome back!" on screen for 5 s) must not overlap any of `targets`. */
 async function expectUncovered(page: Page, targets: Locator[]) {

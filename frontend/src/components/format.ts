@@ -48,6 +48,18 @@ export function displayName(
   return full || email || 'User';
 }
 
+/**
+ * Whom a console greets: the first name given at sign-up (the profile, else the account's
+ * metadata while the profile loads), else the e-mail address.
+ */
+export function greetingName(
+  profile: { first_name?: string | null } | null | undefined,
+  user: { email?: string | null; user_metadata?: { first_name?: string | null } } | null | undefined,
+  fallback: string,
+): string {
+  return profile?.first_name?.trim() || user?.user_metadata?.first_name?.trim() || user?.email || fallback;
+}
+
 /** The patient's id where the values were read: "Patient/p1 in the clinic's records", "EHR patient p1". */
 export function patientIdText(p: RecordPatientJson): string {
   return p.source === 'record' ? `${p.reference} in the clinic's records` : `EHR patient ${p.reference.replace(/^Patient\//, '')}`;

@@ -92,7 +92,7 @@ describe('Auth page', () => {
     renderApp('/auth');
     await userEvent.click(await screen.findByRole('tab', { name: 'Sign Up' }));
     await userEvent.type(screen.getByLabelText(/^Email/), 'ada@example.org');
-    await userEvent.type(screen.getByLabelText(/^Password/), 'short');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'password1234');
     await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Password is too weak');
@@ -103,11 +103,24 @@ describe('Auth page', () => {
     ).toEqual(['At least 12 characters', 'Not a common password']);
   });
 
-  it('missing email or password is caught before calling the server', async () => {
+  it('missing email or password is caught before calling the server, in words about the fields the form has', async () => {
     const api = mockApi({});
     renderApp('/auth');
     await userEvent.click(await screen.findByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('You must provide either an email or phone number and a password');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter your email and password.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent(/phone/i);
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('a 3-character password is flagged on sign-up with the server’s rule, before anything is sent', async () => {
+    const api = mockApi({});
+    renderApp('/auth');
+    await userEvent.click(await screen.findByRole('tab', { name: 'Sign Up' }));
+    expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription('At least 10 characters.');
+    await userEvent.type(screen.getByLabelText(/^Email/), 'ada@example.org');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Password must be at least 10 characters long');
     expect(api.calls).toHaveLength(0);
   });
 

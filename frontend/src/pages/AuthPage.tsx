@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { passwordLengthProblem, PASSWORD_MIN } from '@cds/contracts';
 import { auth, errorDetails, errorMessage } from '../api';
 import { Icon } from '../components/Icon';
 import { buttonClass } from '../components/LinkButton';
@@ -73,6 +74,9 @@ export default function AuthPage() {
     e.preventDefault();
     setError(null);
     if (!email || !password) return setError({ message: ERRORS.missingCredentials });
+    // The server's length rule, flagged before sending (the server refuses it too: 422 weak_password).
+    const length = passwordLengthProblem(password);
+    if (length) return setError({ message: length });
     setBusy('signup');
     try {
       const session = await auth.signUp({
@@ -149,6 +153,7 @@ export default function AuthPage() {
         name="password"
         autoComplete={passwordAutoComplete}
         required
+        hint={passwordAutoComplete === 'new-password' ? `At least ${PASSWORD_MIN} characters.` : undefined}
         value={password}
         onChange={(e) => setPassword(e.target.value)}
         disabled={disabled}

@@ -10,7 +10,7 @@ import { buttonClass } from '../components/LinkButton';
 import { RoleBadge } from '../components/RoleBadge';
 import { TopBar } from '../components/TopBar';
 import { TOASTS } from '../messages';
-import { toast } from '../toast/toast';
+import { PRIMARY_ACTION, toast } from '../toast/toast';
 
 // The dialog is built with MUI (shared with the PCP settings form): it loads on first use, so
 // the dashboard itself loads no MUI (120 kB gzip budget).
@@ -80,7 +80,7 @@ function SystemAccess() {
         request.
       </p>
       {/* One pending request at a time: a second would only get 409. */}
-      <button type="button" className={buttonClass('contained')} onClick={request} disabled={requesting || requested}>
+      <button type="button" className={buttonClass('contained')} onClick={request} disabled={requesting || requested} {...PRIMARY_ACTION}>
         {requesting ? 'Submitting request...' : 'Request PCP Access'}
       </button>
       {requested && (

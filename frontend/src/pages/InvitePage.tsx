@@ -11,6 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, auth, errorDetails, errorMessage } from '../api';
+import { passwordLengthProblem, PASSWORD_MIN } from '@cds/contracts';
 import type { InvitationPreviewJson, SessionJson } from '@cds/contracts';
 import { useAuth } from '../auth/AuthContext';
 import { homeForRole } from '../auth/roles';
@@ -21,10 +22,6 @@ import { roleLabel } from '../components/RoleBadge';
 import { useAsync } from '../components/useAsync';
 import { TOASTS } from '../messages';
 import { toast } from '../toast/toast';
-
-/** The server's password policy (README): length first; the server adds its other reasons. */
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 128;
 
 interface FormError {
   message: string;
@@ -53,8 +50,8 @@ function Shell({ children }: { children: React.ReactNode }) {
 /** Client-side checks that would otherwise come back from the server as a refusal. */
 export function passwordProblem(password: string, confirm: string): FormError | null {
   if (!password) return { field: 'password', message: 'Choose a password.' };
-  if (password.length < PASSWORD_MIN) return { field: 'password', message: `Password must be at least ${PASSWORD_MIN} characters long` };
-  if (password.length > PASSWORD_MAX) return { field: 'password', message: `Password must be at most ${PASSWORD_MAX} characters long` };
+  const length = passwordLengthProblem(password);
+  if (length) return { field: 'password', message: length };
   if (password !== confirm) return { field: 'confirm', message: 'The passwords do not match.' };
   return null;
 }

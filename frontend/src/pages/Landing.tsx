@@ -98,7 +98,9 @@ export default function Landing() {
         </section>
       </main>
       <footer className="footer">
-        <p className="small muted">© 2025 {PRODUCT_NAME}. Clinical decision support for diabetes care. All rights reserved.</p>
+        <p className="small muted">
+          © {new Date().getFullYear()} {PRODUCT_NAME}. Clinical decision support for diabetes care. All rights reserved.
+        </p>
       </footer>
     </div>
   );

@@ -16,13 +16,21 @@ import { listAssessments, listChatSessions } from '../api/endpoints';
 import { formatDateTime, patientIdText } from '../components/format';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/StateViews';
 import { useAsync } from '../components/useAsync';
+import { stackedOnPhone } from '../components/stackedTable';
+import { answeredCount } from '../assessment/outcome';
 import { CASE_KIND_LABEL, CaseStatusChip, ChatStatusChip, caseTitle, chatTitle } from './CaseList';
 
 const ROWS_PER_PAGE = 25;
-/** On a phone the table scrolls sideways inside its card rather than breaking words letter by letter. */
-const TABLE_SX = { minWidth: 680, '& th, & td': { overflowWrap: 'normal' }, '& th': { whiteSpace: 'nowrap' } } as const;
-
 const CASE_COLUMNS = ['Started', 'Status', 'Result', 'Kind', 'Answers', 'Completed'] as const;
+
+/**
+ * On a phone each case is a block of labelled lines, the whole result readable; from 600 px on, a
+ * table that keeps words whole (it scrolls inside its card below 680 px rather than break them).
+ */
+const TABLE_SX = {
+  ...stackedOnPhone(CASE_COLUMNS),
+  '@media (min-width: 600px)': { minWidth: 680, '& th, & td': { overflowWrap: 'normal' }, '& th': { whiteSpace: 'nowrap' } },
+};
 
 /** Assessments and chat sessions share one set of columns, so a clinician reads both tables alike. */
 function CaseTableHead() {
@@ -119,7 +127,7 @@ export default function CaseHistory() {
                         )
                       }
                       kind={CASE_KIND_LABEL.assessment}
-                      answers={a.answer_details?.length ?? Object.keys(a.answers ?? {}).length}
+                      answers={answeredCount(a)}
                       completedAt={a.completed_at}
                     />
                   ))}

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import type { AssessmentJson as Assessment, ChatMatchedRuleJson as ChatMatchedRule, ChatSessionJson as ChatSession } from '@cds/contracts';
 import { findingSeverity, findingsOf } from '../components/findings/clinicalFormat';
-import { CASE_STATUS_LABEL, caseStatus, resultSeverity, type CaseStatus } from '../assessment/outcome';
+import { answeredCount, CASE_STATUS_LABEL, caseStatus, isUnanswered, resultSeverity, type CaseStatus } from '../assessment/outcome';
 import { formatDateTime } from '../components/format';
 import { SeverityBadge, type SeverityLevel } from '../components/SeverityBadge';
 
@@ -57,11 +57,12 @@ export function CaseStatusChip({ assessment }: { assessment: Assessment }) {
 }
 
 export function answerCount(a: Assessment): string {
-  const n = a.answer_details?.length ?? Object.keys(a.answers ?? {}).length;
+  const n = answeredCount(a);
   return `${n} ${n === 1 ? 'answer' : 'answers'}`;
 }
 
 export function caseTitle(a: Assessment): string {
+  if (isUnanswered(a)) return 'Opened, never answered';
   if (!a.is_completed) return 'Assessment in progress';
   const findings = findingsOf(a);
   if (!findings.length) return 'No recommendation';
@@ -74,11 +75,14 @@ export function RecentCaseList({ items }: { items: Assessment[] }) {
     <List disablePadding aria-label="Recent cases">
       {items.map((a) => (
         <li key={a.id}>
-          <ListItemButton component={RouterLink} to={`/pcp/cases/${a.id}`} sx={{ borderRadius: 1.5, gap: 2, alignItems: 'center' }}>
-            <Box sx={{ flex: 1, minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 600 }} noWrap>
-                {caseTitle(a)}
-              </Typography>
+          {/* On a phone the badge moves below a title too long to share its line; words are never cut or broken. */}
+          <ListItemButton
+            component={RouterLink}
+            to={`/pcp/cases/${a.id}`}
+            sx={{ borderRadius: 1.5, columnGap: 2, rowGap: 0.5, alignItems: 'center', flexWrap: 'wrap' }}
+          >
+            <Box sx={{ flex: '1 1 200px', minWidth: 0 }}>
+              <Typography sx={{ fontWeight: 600, overflowWrap: 'break-word', wordBreak: 'normal' }}>{caseTitle(a)}</Typography>
               <Typography variant="body2" color="text.secondary">
                 {formatDateTime(a.created_at)} · {answerCount(a)}
               </Typography>

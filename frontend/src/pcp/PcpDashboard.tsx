@@ -10,8 +10,9 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { Link as RouterLink } from 'react-router-dom';
 import { getAssessmentSummary, listAssessments } from '../api/endpoints';
 import type { AssessmentJson as Assessment } from '@cds/contracts';
-import { caseStats } from '../assessment/outcome';
+import { caseStats, isUnanswered } from '../assessment/outcome';
 import { useAuth } from '../auth/AuthContext';
+import { greetingName } from '../components/format';
 import { EmptyBlock, ErrorBlock } from '../components/StateViews';
 import { useAsync } from '../components/useAsync';
 import { RecentCaseList } from './CaseList';
@@ -56,9 +57,10 @@ function Stat({ label, value, hint, loading }: { label: string; value: string; h
 }
 
 export default function PcpDashboard() {
-  const { user } = useAuth();
+  const { user, profile } = useAuth();
   const { data, error, loading, reload } = useAsync(loadCaseStats, []);
   const stats = data?.stats;
+  const recent = data?.items.filter((a) => !isUnanswered(a)).slice(0, 5);
 
   return (
     <Stack spacing={3} sx={{ maxWidth: 1200, mx: 'auto' }}>
@@ -73,7 +75,7 @@ export default function PcpDashboard() {
       >
         <Box>
           <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
-            Welcome back, {user?.email ?? 'Doctor'}
+            Welcome back, {greetingName(profile, user, 'Doctor')}
           </Typography>
           <Typography color="text.secondary">Your assessments and their outcomes at a glance.</Typography>
         </Box>
@@ -88,7 +90,12 @@ export default function PcpDashboard() {
         sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' } }}
         aria-busy={loading}
       >
-        <Stat label="Total Cases" value={stats ? String(stats.total) : '--'} hint="Assessments you started" loading={loading} />
+        <Stat
+          label="Total Cases"
+          value={stats ? String(stats.total) : '--'}
+          hint="Assessments with at least one answer"
+          loading={loading}
+        />
         {(loading || data?.activeRules != null) && (
           <Stat
             label="Active Rules"
@@ -98,21 +105,25 @@ export default function PcpDashboard() {
           />
         )}
         <Stat
-          label="Success Rate"
-          value={stats?.successRate != null ? `${stats.successRate}%` : '--'}
-          hint={stats?.completed ? `Of ${stats.completed} completed, reached a recommendation` : 'No completed assessments yet'}
+          label="Completed"
+          value={stats ? String(stats.completed) : '--'}
+          hint={
+            stats?.completed ? `${stats.withFinding} with a finding, ${stats.noFinding} with no finding` : 'No completed assessments yet'
+          }
           loading={loading}
         />
-        <Stat
-          label="Patients Helped"
-          value={stats ? String(stats.helped) : '--'}
-          hint="Completed with a recommendation"
-          loading={loading}
-        />
+        <Stat label="In Progress" value={stats ? String(stats.inProgress) : '--'} hint="Started, not yet finished" loading={loading} />
       </Box>
+      {!!stats?.unanswered && (
+        <Typography variant="body2" color="text.secondary" data-testid="unanswered-note">
+          {stats.unanswered === 1
+            ? '1 assessment opened but never answered is not counted; it stays in Case History.'
+            : `${stats.unanswered} assessments opened but never answered are not counted; they stay in Case History.`}
+        </Typography>
+      )}
       {data?.partial && (
         <Typography variant="body2" color="text.secondary">
-          Success Rate and Patients Helped cover your {data.items.length} most recent cases.
+          Completed and In Progress cover your {data.items.length} most recent cases.
         </Typography>
       )}
 
@@ -135,10 +146,10 @@ export default function PcpDashboard() {
                 ))}
               </Stack>
             )}
-            {!loading && data && data.items.length === 0 && (
+            {!loading && recent && recent.length === 0 && (
               <EmptyBlock title="No cases yet">Launch the Diagnostic Assistant to start your first assessment.</EmptyBlock>
             )}
-            {!loading && data && data.items.length > 0 && <RecentCaseList items={data.items.slice(0, 5)} />}
+            {!loading && recent && recent.length > 0 && <RecentCaseList items={recent} />}
             {!loading && error ? <Typography color="text.secondary">Recent cases are unavailable.</Typography> : null}
           </CardContent>
         </Card>

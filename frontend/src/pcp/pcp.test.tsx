@@ -63,7 +63,11 @@ const withRec = (id: string, created: string): Assessment =>
   });
 const noRec = (id: string): Assessment =>
   makeAssessment({ id, is_completed: true, current_question: null, recommendation: null, answers: { 'p-hba1c-0000-0001': 'unknown' } });
+/** Opened, never answered. */
 const open = (id: string): Assessment => makeAssessment({ id });
+/** Answered in part. */
+const partial = (id: string): Assessment =>
+  makeAssessment({ id, answers: { 'p-tsh-0000-1111': 5.2 }, completed_parameter_ids: ['p-tsh-0000-1111'] });
 
 function list(items: Assessment[], total = items.length) {
   return json(200, items, { 'Content-Range': `assessments 0-${Math.max(items.length - 1, 0)}/${total}` });
@@ -116,24 +120,39 @@ function chatList(items: ChatSession[]) {
 }
 
 describe('PCP Dashboard', () => {
-  it('computes the figures from the user’s assessments', async () => {
+  it('computes the figures from the user’s assessments: no finding is completed, not failed; never answered is no case', async () => {
     seedSession();
     const api = mockApi({
       'GET /api/me': json(200, me('pcp')),
-      'GET /api/assessments': list([withRec('a1', '2025-03-02T10:00:00Z'), withRec('a2', '2025-03-01T10:00:00Z'), noRec('a3'), open('a4')]),
+      'GET /api/assessments': list([
+        withRec('a1', '2025-03-02T10:00:00Z'),
+        withRec('a2', '2025-03-01T10:00:00Z'),
+        noRec('a3'),
+        partial('a4'),
+        open('a5'),
+      ]),
       'GET /api/assessments/summary': json(200, { active_rules: 12 }),
     });
     renderApp('/pcp');
-    expect(await screen.findByRole('heading', { name: /Welcome back, dr.jones@example.org/ })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Ada' })).toBeInTheDocument();
     expect(await screen.findByTestId('stat-Total Cases')).toHaveTextContent('4');
-    expect(screen.getByTestId('stat-Patients Helped')).toHaveTextContent('2');
-    expect(screen.getByTestId('stat-Success Rate')).toHaveTextContent('67%'); // 2 of 3 completed
+    expect(screen.getByTestId('stat-Completed')).toHaveTextContent('3');
+    expect(screen.getByRole('region', { name: 'Completed' })).toHaveTextContent('2 with a finding, 1 with no finding');
+    expect(screen.getByTestId('stat-In Progress')).toHaveTextContent('1');
+    expect(screen.getByTestId('unanswered-note')).toHaveTextContent(
+      '1 assessment opened but never answered is not counted; it stays in Case History.',
+    );
+    expect(screen.queryByText(/Success Rate|Patients Helped/)).not.toBeInTheDocument();
     expect(screen.getByTestId('stat-Active Rules')).toHaveTextContent('12');
     const req = api.callsTo('GET /api/assessments')[0];
     expect(req.query.get('range')).toBe('[0,99]');
     expect(req.query.get('sort')).toBe('["created_at","DESC"]');
     const recent = screen.getByRole('list', { name: 'Recent cases' });
-    expect(within(recent).getAllByRole('link')[0]).toHaveAttribute('href', '/pcp/cases/a1');
+    expect(
+      within(recent)
+        .getAllByRole('link')
+        .map((l) => l.getAttribute('href')),
+    ).toEqual(['/pcp/cases/a1', '/pcp/cases/a2', '/pcp/cases/a3', '/pcp/cases/a4']);
     expect(within(recent).getAllByRole('link')[0]).toHaveTextContent('Hypothyroidism work-up');
     expect(screen.getByRole('link', { name: /Launch Diagnostic Assistant/ })).toHaveAttribute('href', '/clinical-form');
   });
@@ -150,11 +169,11 @@ describe('PCP Dashboard', () => {
     });
     renderApp('/pcp');
     expect(await screen.findByTestId('stat-Total Cases')).toHaveTextContent('102');
-    expect(screen.getByTestId('stat-Patients Helped')).toHaveTextContent('100');
-    expect(screen.getByTestId('stat-Success Rate')).toHaveTextContent('98%');
+    expect(screen.getByTestId('stat-Completed')).toHaveTextContent('102');
+    expect(screen.getByRole('region', { name: 'Completed' })).toHaveTextContent('100 with a finding, 2 with no finding');
   });
 
-  it('empty: zeros, -- success rate, no Active Rules card when the summary is unavailable', async () => {
+  it('empty: zeros, no Active Rules card when the summary is unavailable', async () => {
     seedSession();
     mockApi({
       'GET /api/me': json(200, me('pcp')),
@@ -163,8 +182,9 @@ describe('PCP Dashboard', () => {
     });
     renderApp('/pcp');
     expect(await screen.findByTestId('stat-Total Cases')).toHaveTextContent('0');
-    expect(screen.getByTestId('stat-Success Rate')).toHaveTextContent('--');
-    expect(screen.getByTestId('stat-Patients Helped')).toHaveTextContent('0');
+    expect(screen.getByTestId('stat-Completed')).toHaveTextContent('0');
+    expect(screen.getByText('No completed assessments yet')).toBeInTheDocument();
+    expect(screen.getByTestId('stat-In Progress')).toHaveTextContent('0');
     expect(screen.queryByTestId('stat-Active Rules')).not.toBeInTheDocument();
     expect(screen.getByText('No cases yet')).toBeInTheDocument();
   });
@@ -196,17 +216,19 @@ describe('Case History', () => {
     seedSession();
     mockApi({
       'GET /api/me': json(200, me('pcp')),
-      'GET /api/assessments': list([withRec('a1', '2025-03-02T10:00:00Z'), noRec('a2'), open('a3')]),
+      'GET /api/assessments': list([withRec('a1', '2025-03-02T10:00:00Z'), noRec('a2'), partial('a3'), open('a4')]),
       'GET /api/chat-sessions': chatList([]),
     });
     renderApp('/pcp/cases');
     const table = await screen.findByRole('table', { name: 'Case history' });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     expect(rows[0]).toHaveTextContent('Hypothyroidism work-up');
     expect(rows[0]).toHaveTextContent('High severity');
     expect(rows[1]).toHaveTextContent('No recommendation');
-    expect(rows[2]).toHaveTextContent('In progress');
+    expect(rows[2]).toHaveTextContent('Assessment in progress');
+    // Nothing a clinician entered is hidden or deleted: an unanswered case stays, named as such.
+    expect(rows[3]).toHaveTextContent('Opened, never answered');
     expect(within(rows[0]).getByRole('link')).toHaveAttribute('href', '/pcp/cases/a1');
   });
 

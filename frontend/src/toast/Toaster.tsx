@@ -74,13 +74,62 @@ function useReserveSpace(stack: HTMLElement | null, items: ToastItem[]) {
   );
 }
 
+const overlaps = (a: DOMRect, top: number, bottom: number) => a.bottom > top && a.top < bottom && a.width > 0;
+
+/**
+ * Where the stack goes when, in its usual place at the bottom, it would cover an element marked
+ * PRIMARY_ACTION that is on screen (on a phone after sign-up, "Request PCP Access" can sit low on
+ * the first screen): its top edge in px, just below the page's sticky header (whose Sign Out it
+ * must not cover either), or null to stay at the bottom. Re-checked as the page scrolls or resizes.
+ */
+function useAvoidPrimaryAction(stack: HTMLElement | null, items: ToastItem[]): number | null {
+  const [top, setTop] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    if (!stack || !items.length) {
+      setTop(null);
+      return;
+    }
+    const check = () => {
+      const actions = [...document.querySelectorAll('[data-primary-action]')];
+      // Where the stack is when at the bottom (its height is the same at the top).
+      const height = stack.offsetHeight;
+      const bottom = window.innerHeight - 16;
+      if (!actions.some((el) => overlaps(el.getBoundingClientRect(), bottom - height, bottom))) return setTop(null);
+      const header = document.querySelector('header');
+      setTop(Math.max(header ? header.getBoundingClientRect().bottom : 0, 0) + 8);
+    };
+    check();
+    window.addEventListener('scroll', check, { passive: true });
+    window.addEventListener('resize', check);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
+    observer?.observe(stack);
+    // A toast raised on one page often outlives it (sign-up's toast, then the dashboard renders its
+    // action): re-check once per frame whenever the page's content changes.
+    let frame = 0;
+    const later = () => {
+      if (!frame) frame = requestAnimationFrame(() => ((frame = 0), check()));
+    };
+    const content = new MutationObserver(later);
+    content.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-primary-action'] });
+    return () => {
+      window.removeEventListener('scroll', check);
+      window.removeEventListener('resize', check);
+      observer?.disconnect();
+      content.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [stack, items]);
+  return top;
+}
+
 /**
  * The toast stack, plain React and CSS (styles/public.css) so every page can show toasts
  * without loading MUI. Where it covers nothing (test/browser/toast-placement): bottom right,
  * 360 px wide; top right covered the pages' header actions (Create Parameter, Invite User) and
  * the dashboard's System Access card. A dialog keeps its buttons at its bottom right, so while
  * one is open the stack moves to the bottom left (over the backdrop and the dialog's empty
- * action row), and on phones, where a dialog spans the width, to the top.
+ * action row), and on phones, where a dialog spans the width, to the top. It also moves to the
+ * top, below the sticky header, when it would cover a page's primary action (PRIMARY_ACTION).
  */
 export function Toaster() {
   const [items, setItems] = useState<ToastItem[]>([]);
@@ -88,10 +137,17 @@ export function Toaster() {
   const dialogOpen = useDialogOpen();
   const root = useToastRoot();
   const [stack, setStack] = useState<HTMLElement | null>(null);
-  useReserveSpace(stack, items);
+  const avoidTop = useAvoidPrimaryAction(stack, items);
+  const atTop = !dialogOpen && avoidTop !== null;
+  useReserveSpace(stack, atTop ? [] : items);
   if (!root) return null;
   return createPortal(
-    <section ref={setStack} aria-label="Notifications" className={dialogOpen ? 'toasts toasts--dialog' : 'toasts'}>
+    <section
+      ref={setStack}
+      aria-label="Notifications"
+      className={dialogOpen ? 'toasts toasts--dialog' : atTop ? 'toasts toasts--top' : 'toasts'}
+      style={atTop ? { top: avoidTop } : undefined}
+    >
       {items.map((t) => (
         <div
           key={t.id}

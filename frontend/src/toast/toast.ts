@@ -2,6 +2,9 @@
  * A small toast store. `toast()` works from anywhere (React or not); <Toaster/> renders it.
  * Variant defaults to 'destructive' as in the spec's error catalogue.
  */
+/** Spread on a page's primary action: the toast stack never sits over it (toast/Toaster.tsx). */
+export const PRIMARY_ACTION = { 'data-primary-action': '' } as const;
+
 export type ToastVariant = 'destructive' | 'success' | 'default';
 
 export interface ToastInput {

@@ -14,6 +14,17 @@ export const ACCOUNT_LIMITS = {
   reject_reason: 1000,
 } as const;
 
+/** The password policy's length rule (the server adds its other reasons: common, sequence, e-mail). */
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 128;
+
+/** The server's words for a password of the wrong length, so a form can flag it before sending; null when the length is fine. */
+export function passwordLengthProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN) return `Password must be at least ${PASSWORD_MIN} characters long`;
+  if (password.length > PASSWORD_MAX) return `Password must be at most ${PASSWORD_MAX} characters long`;
+  return null;
+}
+
 // ---- auth ----
 
 /** `POST /api/auth/signup`. */

@@ -5,8 +5,7 @@
  * - not the e-mail address or its local part
  * - not a single repeated character or a plain sequence
  */
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 128;
+import { passwordLengthProblem } from '@cds/contracts';
 
 const COMMON = new Set([
   'password',
@@ -46,8 +45,8 @@ const COMMON = new Set([
 
 export function passwordWeaknesses(password: string, email?: string): string[] {
   const reasons: string[] = [];
-  if (password.length < PASSWORD_MIN) reasons.push(`Password must be at least ${PASSWORD_MIN} characters long`);
-  if (password.length > PASSWORD_MAX) reasons.push(`Password must be at most ${PASSWORD_MAX} characters long`);
+  const length = passwordLengthProblem(password);
+  if (length) reasons.push(length);
   const lower = password.toLowerCase();
   if (COMMON.has(lower)) reasons.push('Password is too common');
   if (password.length > 0 && /^(.)\1*$/.test(password)) reasons.push('Password must not be a single repeated character');

@@ -254,7 +254,9 @@ export class ParametersService {
         units: o.units !== undefined ? o.units || null : t.units,
         validation_rules: o.validation_rules ?? t.validation_rules,
         loinc_code: o.loinc_code !== undefined ? o.loinc_code || null : t.loinc_code,
-        is_required: o.is_required ?? true,
+        // The template's own setting unless overridden: a template marked "Required: No" used to
+        // become "Yes" on the copy (the spec's "defaults true"), which no one who read the template expected.
+        is_required: o.is_required ?? t.is_required,
         is_template: false,
         template_name: t.template_name,
         question_override: t.question_override,

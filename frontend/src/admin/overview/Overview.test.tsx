@@ -19,7 +19,7 @@ describe('Admin overview', () => {
       ]),
     });
     renderApp('/admin');
-    expect(await screen.findByRole('heading', { name: 'Welcome back, dr.jones@example.org' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Ada' })).toBeInTheDocument();
     expect(await screen.findByTestId('stat-total-users')).toHaveTextContent('42');
     expect(screen.getByTestId('stat-active-pcps')).toHaveTextContent('7');
     expect(screen.getByTestId('stat-pending-approvals')).toHaveTextContent('3');

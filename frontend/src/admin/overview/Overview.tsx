@@ -16,7 +16,7 @@ import HowToRegIcon from '@mui/icons-material/HowToReg';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage } from '../../api';
 import { useAuth } from '../../auth/AuthContext';
-import { formatDateTime } from '../../components/format';
+import { formatDateTime, greetingName } from '../../components/format';
 import { useAdminQuery } from '../components/useAdminQuery';
 import { OVERVIEW } from '../messages';
 import { adminApi } from '../providers/dataProvider';
@@ -91,7 +91,7 @@ function ActivityFeed() {
 }
 
 export default function Overview() {
-  const { user } = useAuth();
+  const { user, profile } = useAuth();
   const stats = useAdminQuery(['stats'], adminApi.stats);
   const health = useAdminQuery(['health'], adminApi.health);
   const figure = (n: number | undefined) => (stats.error ? '--' : n === undefined ? OVERVIEW.loading : String(n));
@@ -102,7 +102,7 @@ export default function Overview() {
     <Stack spacing={3} sx={{ maxWidth: 1200, mx: 'auto' }}>
       <Box>
         <Typography variant="h1" sx={{ fontSize: '1.75rem' }}>
-          Welcome back, {user?.email ?? 'Administrator'}
+          Welcome back, {greetingName(profile, user, 'Administrator')}
         </Typography>
         <Typography color="text.secondary">Users, access requests and the health of the system at a glance.</Typography>
       </Box>

@@ -32,7 +32,7 @@ describe('Pending Approvals', () => {
     expect(screen.getByText('No pending admin access requests at this time.')).toBeInTheDocument();
   });
 
-  it('approves a request, which leaves the panel', async () => {
+  it('approves a request after a confirmation, which leaves the panel; Cancel grants nothing', async () => {
     let pending = [request()];
     const api = adminApiMock({
       'GET /api/approvals': (req) =>
@@ -44,6 +44,14 @@ describe('Pending Approvals', () => {
     });
     renderApp('/admin/approvals');
     await userEvent.click(await screen.findByRole('button', { name: 'Approve new.doc@clinic.test' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Approve access request' });
+    expect(dialog).toHaveTextContent('Give new.doc@clinic.test Primary Care Provider access?');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.callsTo('POST /api/approvals/ap-1/approve')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Approve new.doc@clinic.test' }));
+    dialog = await screen.findByRole('dialog', { name: 'Approve access request' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('new.doc@clinic.test now has Primary Care Provider access.')).toBeInTheDocument();
     expect(await screen.findByText('No pending PCP access requests at this time.')).toBeInTheDocument();
     expect(api.callsTo('POST /api/approvals/ap-1/approve')).toHaveLength(1);

@@ -18,6 +18,9 @@ const REASON_MAX = 1000;
 export function DecisionButtons({ record, disabled }: { record: ApprovalJson; disabled?: boolean }) {
   const [update, { isPending }] = useUpdate<ApprovalJson>();
   const [rejecting, setRejecting] = useState(false);
+  // Approving grants clinical access at once and has no undo route (api.md: approve and reject
+  // only), so it is confirmed first, as rejecting is.
+  const [approving, setApproving] = useState(false);
   const [reason, setReason] = useState('');
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -35,6 +38,7 @@ export function DecisionButtons({ record, disabled }: { record: ApprovalJson; di
         mutationMode: 'pessimistic',
         onSuccess: () => {
           setRejecting(false);
+          setApproving(false);
           setReason('');
           // The figures and the user list change with a decision.
           void queryClient.invalidateQueries({ queryKey: ['approvals'] });
@@ -61,7 +65,7 @@ export function DecisionButtons({ record, disabled }: { record: ApprovalJson; di
         variant="contained"
         color="success"
         startIcon={<CheckIcon />}
-        onClick={() => decide('approved')}
+        onClick={() => setApproving(true)}
         disabled={disabled || isPending}
         aria-label={`Approve ${who}`}
       >
@@ -78,6 +82,17 @@ export function DecisionButtons({ record, disabled }: { record: ApprovalJson; di
       >
         Reject
       </Button>
+      <ConfirmDialog
+        open={approving}
+        title="Approve access request"
+        confirmLabel="Approve"
+        busyLabel="Approving..."
+        busy={isPending}
+        onConfirm={() => decide('approved')}
+        onClose={() => setApproving(false)}
+      >
+        {`Give ${who} ${roleLabel(record.requested_role)} access? They can run assessments at once. To take it back later, change their role under User Management.`}
+      </ConfirmDialog>
       <ConfirmDialog
         open={rejecting}
         title="Reject access request"

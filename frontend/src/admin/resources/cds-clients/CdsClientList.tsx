@@ -4,6 +4,17 @@ import Typography from '@mui/material/Typography';
 import { CreateButton, DataTable, DeleteButton, EditButton, List, TopToolbar } from 'react-admin';
 import type { CdsClientJson } from '@cds/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { stackedOnPhone } from '../../../components/stackedTable';
+
+const COLUMNS = ['Name', 'Issuer', 'Key', 'Services', 'FHIR servers', 'Status', 'Actions'] as const;
+const [COL_NAME, COL_ISSUER, COL_KEY, COL_SERVICES, COL_FHIR, COL_STATUS, COL_ACTIONS] = COLUMNS;
+/** A stacked list on phones (each client a block of labelled lines); short columns unbroken on wider screens. */
+const TABLE_SX = {
+  ...stackedOnPhone(COLUMNS),
+  '@media (min-width: 600px)': {
+    '& th, & td:first-of-type, & td:nth-of-type(4), & td:nth-of-type(6), & td:last-of-type': { whiteSpace: 'nowrap' },
+  },
+};
 
 function Actions() {
   return (
@@ -30,19 +41,19 @@ export default function CdsClientList() {
             </Typography>
           }
           rowClick="edit"
-          sx={{ '& th, & td:first-of-type, & td:nth-of-type(4), & td:nth-of-type(6), & td:last-of-type': { whiteSpace: 'nowrap' } }}
+          sx={TABLE_SX}
         >
-          <DataTable.Col source="name" label="Name" />
-          <DataTable.Col source="issuer" label="Issuer" />
-          <DataTable.Col label="Key" render={(r) => (r.jwks_url ? `JWKS: ${r.jwks_url}` : 'Public JWK')} />
-          <DataTable.Col label="Services" render={(r) => r.allowed_services.join(', ') || 'none'} />
-          <DataTable.Col label="FHIR servers" render={(r) => r.allowed_fhir_servers.join(', ') || 'none'} />
+          <DataTable.Col source="name" label={COL_NAME} />
+          <DataTable.Col source="issuer" label={COL_ISSUER} />
+          <DataTable.Col label={COL_KEY} render={(r) => (r.jwks_url ? `JWKS: ${r.jwks_url}` : 'Public JWK')} />
+          <DataTable.Col label={COL_SERVICES} render={(r) => r.allowed_services.join(', ') || 'none'} />
+          <DataTable.Col label={COL_FHIR} render={(r) => r.allowed_fhir_servers.join(', ') || 'none'} />
           <DataTable.Col
-            label="Status"
+            label={COL_STATUS}
             render={(r) => <Chip size="small" color={r.is_active ? 'success' : 'default'} label={r.is_active ? 'Active' : 'Inactive'} />}
           />
           <DataTable.Col
-            label="Actions"
+            label={COL_ACTIONS}
             render={() => (
               <Stack direction="row" spacing={1}>
                 <EditButton />

@@ -12,6 +12,7 @@ import { useAuth } from '../../../auth/AuthContext';
 import { errorMessage } from '../../../api';
 import { formatDateTime } from '../../../components/format';
 import { roleLabel } from '../../../components/RoleBadge';
+import { ErrorBlock } from '../../../components/StateViews';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { invitableRoles } from '@cds/contracts';
 import { useToast } from '../../providers/useToast';
@@ -19,11 +20,16 @@ import type { InvitationJson } from '@cds/contracts';
 
 /** Invitations not yet used, with revoke. */
 export function InvitationList() {
-  const { data, error, isPending } = useGetList<InvitationJson>('invitations', {
-    filter: { status: 'pending' },
-    pagination: { page: 1, perPage: 50 },
-    sort: { field: 'created_at', order: 'DESC' },
-  });
+  const { data, error, isPending, refetch } = useGetList<InvitationJson>(
+    'invitations',
+    {
+      filter: { status: 'pending' },
+      pagination: { page: 1, perPage: 50 },
+      sort: { field: 'created_at', order: 'DESC' },
+    },
+    // A failed read shows at once with Retry, rather than "Loading" through three silent retries.
+    { retry: false },
+  );
   const [revoking, setRevoking] = useState<InvitationJson | null>(null);
   const [remove, { isPending: removing }] = useDelete<InvitationJson>();
   const toast = useToast();
@@ -53,8 +59,8 @@ export function InvitationList() {
     <Card component="section" aria-labelledby="invitations-title">
       <CardHeader title="Pending invitations" slotProps={{ title: { id: 'invitations-title', component: 'h2', variant: 'h4' } }} />
       <CardContent sx={{ pt: 0 }}>
-        {isPending && <Typography color="text.secondary">Loading...</Typography>}
-        {error ? <Typography color="error">{errorMessage(error, 'The invitations could not be loaded.')}</Typography> : null}
+        {isPending && !error && <Typography color="text.secondary">Loading...</Typography>}
+        {error ? <ErrorBlock title="The invitations could not be loaded." error={error} onRetry={() => void refetch()} /> : null}
         {!isPending && !error && !data?.length && <Typography color="text.secondary">No pending invitations.</Typography>}
         {!!data?.length && (
           <List dense disablePadding aria-label="Pending invitations">

@@ -85,7 +85,8 @@ function CategoryTiles({
     <Box
       component="section"
       aria-label="Categories"
-      sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' } }}
+      // Six across only from 1536 px: at 1366 px beside the sidebar a tile was too narrow for "Demographics".
+      sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', xl: 'repeat(6, 1fr)' } }}
     >
       {PARAMETER_CATEGORIES.map((c) => {
         const Icon = CATEGORY_ICONS[c];
@@ -108,9 +109,12 @@ function CategoryTiles({
               bgcolor: active ? 'primary.light' : 'background.paper',
             }}
           >
-            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', color: 'primary.main' }}>
+            {/* A name too long for the tile moves below its icon rather than break inside a word. */}
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1, alignItems: 'center', color: 'primary.main' }}>
               <Icon fontSize="small" aria-hidden="true" />
-              <Typography sx={{ fontWeight: 600, color: 'text.primary' }}>{categoryLabel(c)}</Typography>
+              <Typography sx={{ fontWeight: 600, color: 'text.primary', overflowWrap: 'normal', wordBreak: 'normal' }}>
+                {categoryLabel(c)}
+              </Typography>
             </Box>
             <Typography variant="body2" color="text.secondary">
               {n} {n === 1 ? 'parameter' : 'parameters'} · {t} {t === 1 ? 'template' : 'templates'}

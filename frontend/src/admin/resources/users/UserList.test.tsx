@@ -125,4 +125,29 @@ describe('User Management', () => {
     expect(await within(dialog).findByDisplayValue(`${window.location.origin}/invite/abc`)).toBeInTheDocument();
     expect(api.callsTo('POST /api/invitations').at(-1)!.body).toEqual({ email: 'new@clinic.test', role: 'pcp' });
   });
+
+  it('when the users or the invitations cannot be read, each says so at once and offers Retry, which reads again', async () => {
+    let up = false;
+    const api = adminApiMock({
+      'GET /api/users': () => (up ? listOf('users', [user({})]) : apiError(503, 'unavailable', 'Service unavailable')),
+      'GET /api/invitations': () => (up ? listOf('invitations', []) : apiError(503, 'unavailable', 'Service unavailable')),
+    });
+    renderApp('/admin/users');
+    await screen.findByText('The invitations could not be loaded.');
+    await screen.findByText('The users could not be loaded.');
+    const alerts = screen.getAllByRole('alert');
+    const usersAlert = alerts.find((a) => a.textContent?.includes('The users could not be loaded.'));
+    const invitationsAlert = alerts.find((a) => a.textContent?.includes('The invitations could not be loaded.'));
+    expect(usersAlert).toBeDefined();
+    expect(invitationsAlert).toBeDefined();
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
+    // No silent retries behind "Loading": one read each until the user asks again.
+    expect(api.callsTo('GET /api/invitations')).toHaveLength(1);
+    up = true;
+    await userEvent.click(within(usersAlert!).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Pat Lee')).toBeInTheDocument();
+    await userEvent.click(within(invitationsAlert!).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('No pending invitations.')).toBeInTheDocument();
+    expect(screen.queryByText(/could not be loaded/)).not.toBeInTheDocument();
+  });
 });

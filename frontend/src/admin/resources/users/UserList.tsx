@@ -11,9 +11,10 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { DataTable, ListBase, Pagination, useListContext } from 'react-admin';
-import { errorMessage } from '../../../api';
 import { formatDate } from '../../../components/format';
 import { RoleBadge } from '../../../components/RoleBadge';
+import { ErrorBlock } from '../../../components/StateViews';
+import { stackedOnPhone } from '../../../components/stackedTable';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchBox } from '../../components/SearchBox';
 import { USERS } from '../../messages';
@@ -23,6 +24,8 @@ import { InviteUserDialog } from '../invitations/InviteUserDialog';
 import { RoleChange } from './RoleChange';
 
 const [COL_USER, COL_ROLE, COL_STATUS, COL_JOINED, COL_ACTIONS] = USERS.columns;
+/** On a phone each user is a block of labelled lines, the role control last and on screen. */
+const TABLE_SX = stackedOnPhone(USERS.columns);
 
 function Filters() {
   const { filterValues, setFilters } = useListContext<UserListItemJson>();
@@ -81,12 +84,12 @@ function StatusChip({ status }: { status: UserListItemJson['status'] }) {
 }
 
 function UserTable() {
-  const { error, total, isPending } = useListContext<UserListItemJson>();
+  const { error, total, isPending, refetch } = useListContext<UserListItemJson>();
   if (error) {
     return (
-      <Typography role="alert" color="error" sx={{ p: 2 }}>
-        {errorMessage(error, 'The users could not be loaded.')}
-      </Typography>
+      <Box sx={{ p: 2 }}>
+        <ErrorBlock title="The users could not be loaded." error={error} onRetry={() => void refetch()} />
+      </Box>
     );
   }
   return (
@@ -94,6 +97,7 @@ function UserTable() {
       <DataTable<UserListItemJson>
         bulkActionButtons={false}
         rowClick={false}
+        sx={TABLE_SX}
         empty={
           <Typography sx={{ p: 2 }} color="text.secondary">
             No users match your search.
@@ -125,7 +129,14 @@ export default function UserList() {
         }
       />
       <Card>
-        <ListBase resource="users" perPage={25} sort={{ field: 'created_at', order: 'DESC' }} disableSyncWithLocation>
+        <ListBase
+          resource="users"
+          perPage={25}
+          sort={{ field: 'created_at', order: 'DESC' }}
+          disableSyncWithLocation
+          // A failed read shows at once with Retry, rather than "Loading" through three silent retries.
+          queryOptions={{ retry: false }}
+        >
           <Filters />
           <UserTable />
         </ListBase>
