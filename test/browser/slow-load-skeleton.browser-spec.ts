@@ -85,4 +85,45 @@ describe('a full page load on a slow network shows the app shell, not a blank pa
     expect(await page.getByTestId('app-shell-skeleton').count()).toBe(0);
     await page.close();
   });
+
+  for (const [name, viewport] of VIEWPORTS) {
+    it(`at ${viewport.width} px a PCP's case list shows skeleton rows while it loads, and Retry when it could not load`, async () => {
+      const page = await browser.newPage();
+      await signIn(page, t.url, cast.pcp.email, cast.pcp.password);
+      await page.setViewportSize(viewport);
+      // The first load of the list hangs, then fails as on a dropped connection.
+      let fail!: () => void;
+      const failed = new Promise<void>((resolve) => (fail = resolve));
+      await page.route(/\/api\/assessments\?/, async (route) => {
+        await failed;
+        await route.abort('internetdisconnected');
+      });
+      await page.goto(`${t.url}/pcp/cases`);
+      const loading = page.getByRole('progressbar', { name: 'Loading cases' });
+      await loading.waitFor();
+      expect(await page.getByRole('heading', { name: 'Case History' }).isVisible()).toBe(true);
+      const rows = await loading.locator('.MuiSkeleton-root').count();
+      expect(rows).toBeGreaterThanOrEqual(3);
+      const list = await loading.boundingBox();
+      expect(list!.x).toBeGreaterThanOrEqual(0);
+      expect(list!.x + list!.width).toBeLessThanOrEqual(viewport.width);
+      await screenshot(page, `case-list-loading-${name}`);
+
+      fail();
+      const alert = page.getByRole('alert').filter({ hasText: 'Could not load your cases.' });
+      await alert.waitFor();
+      await page.unroute(/\/api\/assessments\?/);
+      const retry = alert.getByRole('button', { name: 'Retry' });
+      await retry.scrollIntoViewIfNeeded();
+      expect(await retry.isVisible()).toBe(true);
+      await screenshot(page, `case-list-retry-${name}`);
+      await retry.click();
+      await page
+        .getByText(/No cases yet|Case history/)
+        .first()
+        .waitFor();
+      expect(await alert.count()).toBe(0);
+      await page.close();
+    });
+  }
 });

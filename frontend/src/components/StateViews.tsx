@@ -13,7 +13,7 @@ import { errorMessage } from '../api';
  */
 export function LoadingBlock({ label = 'Loading', text, rows = 3 }: { label?: string; text?: string; rows?: number }) {
   return (
-    <Box role="status" aria-live="polite" sx={{ py: 2 }}>
+    <Box role="status" aria-live="polite" sx={{ p: 2 }}>
       <Stack spacing={1} role="progressbar" aria-label={label}>
         {Array.from({ length: rows }, (_, i) => (
           <Skeleton key={i} variant="rounded" height={56} />
