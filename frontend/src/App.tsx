@@ -2,7 +2,8 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { RedirectIfSignedIn, RequireRole } from './auth/guards';
 import { ADMIN_ROLES, CLINICAL_ROLES } from '@cds/contracts';
-import { FullPageSpinner } from './components/FullPageSpinner';
+import { AppShellSkeleton } from './components/AppShellSkeleton';
+import { PageSkeleton } from './components/PageSkeleton';
 import Landing from './pages/Landing';
 
 // Landing is in the entry chunk (first paint of /). Everything else loads on demand; the admin
@@ -27,7 +28,7 @@ const ChatbotPage = lazy(() => import('./chat/ChatbotPage'));
 
 export function AppRoutes() {
   return (
-    <Suspense fallback={<FullPageSpinner />}>
+    <Suspense fallback={<AppShellSkeleton />}>
       <Routes>
         <Route
           path="/"
@@ -67,7 +68,7 @@ export function AppRoutes() {
               <Route
                 index
                 element={
-                  <Suspense fallback={<FullPageSpinner />}>
+                  <Suspense fallback={<PageSkeleton />}>
                     <PcpDashboard />
                   </Suspense>
                 }
@@ -75,7 +76,7 @@ export function AppRoutes() {
               <Route
                 path="panel"
                 element={
-                  <Suspense fallback={<FullPageSpinner />}>
+                  <Suspense fallback={<PageSkeleton />}>
                     <PanelPage />
                   </Suspense>
                 }
@@ -85,7 +86,7 @@ export function AppRoutes() {
               <Route
                 path="cases"
                 element={
-                  <Suspense fallback={<FullPageSpinner />}>
+                  <Suspense fallback={<PageSkeleton />}>
                     <CaseHistory />
                   </Suspense>
                 }
@@ -93,7 +94,7 @@ export function AppRoutes() {
               <Route
                 path="cases/:id"
                 element={
-                  <Suspense fallback={<FullPageSpinner />}>
+                  <Suspense fallback={<PageSkeleton />}>
                     <CaseDetail />
                   </Suspense>
                 }
@@ -101,7 +102,7 @@ export function AppRoutes() {
               <Route
                 path="chats/:id"
                 element={
-                  <Suspense fallback={<FullPageSpinner />}>
+                  <Suspense fallback={<PageSkeleton />}>
                     <ChatCaseDetail />
                   </Suspense>
                 }
@@ -109,7 +110,7 @@ export function AppRoutes() {
               <Route
                 path="settings"
                 element={
-                  <Suspense fallback={<FullPageSpinner />}>
+                  <Suspense fallback={<PageSkeleton />}>
                     <PcpSettings />
                   </Suspense>
                 }

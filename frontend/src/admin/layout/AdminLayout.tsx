@@ -13,7 +13,7 @@ import ChatIcon from '@mui/icons-material/Chat';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { useLocation } from 'react-router-dom';
 import { ConsoleLayout, type MenuItem } from '../../components/ConsoleLayout';
-import { FullPageSpinner } from '../../components/FullPageSpinner';
+import { PageSkeleton } from '../../components/PageSkeleton';
 
 /** docs/product-spec.md section 2, "Admin console layout": the menu, in this order. */
 export const ADMIN_MENU: MenuItem[] = [
@@ -69,7 +69,7 @@ export function AdminLayout({ children }: { children?: ReactNode }) {
     <Box sx={{ '& nav .MuiListItemText-primary': { whiteSpace: 'normal', lineHeight: 1.3 } }}>
       <ConsoleLayout title="Admin Console" menu={ADMIN_MENU}>
         <PageErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<FullPageSpinner />}>{children}</Suspense>
+          <Suspense fallback={<PageSkeleton />}>{children}</Suspense>
         </PageErrorBoundary>
       </ConsoleLayout>
     </Box>

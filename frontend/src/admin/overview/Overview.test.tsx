@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { json, renderApp } from '../../test/helpers';
+import { apiError, json, renderApp } from '../../test/helpers';
 import { adminApiMock } from '../test/adminHelpers';
 
 describe('Admin overview', () => {
@@ -52,5 +53,31 @@ describe('Admin overview', () => {
     expect(await screen.findByText('No recent activity')).toBeInTheDocument();
     expect(await screen.findByText('Degraded')).toBeInTheDocument();
     expect(screen.getByText('The queue is not reachable.')).toBeInTheDocument();
+  });
+
+  it('recent activity that could not load says why and loads again on Retry', async () => {
+    let calls = 0;
+    adminApiMock({
+      'GET /api/activity': () =>
+        calls++ === 0
+          ? apiError(500, 'internal', 'Database unavailable')
+          : json(200, [
+              {
+                id: 'a1',
+                type: 'signup',
+                at: '2025-05-01T09:00:00Z',
+                actor_email: null,
+                subject_email: 'dr.new@example.org',
+                summary: 'dr.new@example.org signed up',
+              },
+            ]),
+    });
+    renderApp('/admin');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Recent activity is unavailable.');
+    expect(alert).toHaveTextContent('Database unavailable');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('dr.new@example.org signed up')).toBeInTheDocument();
+    expect(screen.queryByText('Recent activity is unavailable.')).not.toBeInTheDocument();
   });
 });

@@ -17,6 +17,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { errorMessage } from '../../api';
 import { useAuth } from '../../auth/AuthContext';
 import { formatDateTime, greetingName } from '../../components/format';
+import { ErrorBlock } from '../../components/StateViews';
 import { useAdminQuery } from '../components/useAdminQuery';
 import { OVERVIEW } from '../messages';
 import { adminApi } from '../providers/dataProvider';
@@ -59,7 +60,7 @@ const ACTIVITY_LABEL: Record<ActivityItemJson['type'], string> = {
 };
 
 function ActivityFeed() {
-  const { data, error, isPending } = useAdminQuery(['activity'], adminApi.activity);
+  const { data, error, isPending, refetch } = useAdminQuery(['activity'], adminApi.activity);
   if (isPending) {
     return (
       <Stack spacing={1} role="status" aria-label="Loading recent activity">
@@ -69,7 +70,7 @@ function ActivityFeed() {
       </Stack>
     );
   }
-  if (error) return <Typography color="error">{errorMessage(error, 'Recent activity is unavailable.')}</Typography>;
+  if (error) return <ErrorBlock title="Recent activity is unavailable." error={error} onRetry={() => void refetch()} />;
   if (!data?.length) return <Typography color="text.secondary">{OVERVIEW.noActivity}</Typography>;
   return (
     <List dense disablePadding aria-label="Recent user activity">

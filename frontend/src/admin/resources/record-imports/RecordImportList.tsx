@@ -7,6 +7,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { DataTable, List, useListContext } from 'react-admin';
 import type { RecordImportJson, RecordImportStatus } from '@cds/contracts';
+import { LoadingBlock } from '../../../components/StateViews';
+import { ListError } from '../../components/ListError';
 import { PageHeader } from '../../components/PageHeader';
 import { MeasureRunsSection } from '../measure-runs/MeasureRunsSection';
 
@@ -78,7 +80,7 @@ const EMPTY = (
 /** On a phone, one block per import instead of a table five columns wide. */
 function PhoneImports() {
   const { data, isPending } = useListContext<RecordImportJson>();
-  if (isPending) return null;
+  if (isPending) return <LoadingBlock label="Loading imports" />;
   if (!data?.length) return EMPTY;
   return (
     <Stack
@@ -126,6 +128,7 @@ export default function RecordImportList() {
         sort={{ field: 'created_at', order: 'DESC' }}
         actions={false}
         empty={false}
+        error={<ListError title="The imports could not be loaded." />}
         queryOptions={{ refetchInterval: (query) => (unfinished(query.state.data?.data) ? 2000 : false) }}
       >
         {phone ? (

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { RecordImportJson } from '@cds/contracts';
-import { renderApp } from '../../../test/helpers';
+import { apiError, renderApp } from '../../../test/helpers';
 import { adminApiMock, listOf } from '../../test/adminHelpers';
 
 const job = (o: Partial<RecordImportJson> = {}): RecordImportJson => ({
@@ -53,5 +54,19 @@ describe('Record imports (admin console)', () => {
     adminApiMock({ 'GET /api/jobs': listOf('jobs', []) });
     renderApp('/admin/jobs');
     expect(await screen.findByText(/No import yet/)).toBeInTheDocument();
+  });
+
+  it('a list that could not load says why and loads again on Retry', async () => {
+    let calls = 0;
+    adminApiMock({
+      'GET /api/jobs': () => (calls++ === 0 ? apiError(500, 'internal', 'Database unavailable') : listOf('jobs', [job()])),
+    });
+    renderApp('/admin/jobs');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The imports could not be loaded.');
+    expect(alert).toHaveTextContent('Database unavailable');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await within(await screen.findByRole('table')).findByText('Completed')).toBeInTheDocument();
+    expect(screen.queryByText('The imports could not be loaded.')).not.toBeInTheDocument();
   });
 });
