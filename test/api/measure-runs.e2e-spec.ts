@@ -1,4 +1,4 @@
-import type { FhirResourceJson, MeasureRunJson, PanelJson, PanelTrendJson } from '@cds/contracts';
+import type { ConformanceJson, FhirResourceJson, MeasureRunJson, PanelJson, PanelTrendJson } from '@cds/contracts';
 import { expectStatus } from '../support/clinical-factories';
 import { conformanceCases } from '../support/conformance';
 import { createCast } from '../support/factories';
@@ -246,5 +246,31 @@ describe('the score by month of a panel too large to compute on request', () => 
       .find((m) => m.identifier === 'CMS951')!
       .points.find((p) => p.month === `${new Date().getUTCFullYear() - 1}-12`);
     if (december) expect(december.eligible).toBeGreaterThan(0);
+  });
+});
+
+describe("the admin console's conformance report", () => {
+  it("runs every case of the official decks through the product's own measures: each case's expected and actual populations, all agreeing", async () => {
+    const res = await t().http().get('/api/measures/conformance').set(cast.admin.auth);
+    expect(res.status).toBe(200);
+    const report = res.body as ConformanceJson;
+    expect(report).toMatchObject({ available: true, total: cases.length, agreed: cases.length });
+    expect(report.measures.map((m) => [m.identifier, m.cases.length])).toEqual(
+      ['CMS122', 'CMS951', 'CMS165'].map((id) => [id, cases.filter((c) => c.measure.startsWith(id)).length]),
+    );
+    const one = cases[0];
+    const row = report.measures.flatMap((m) => m.cases).find((c) => c.file === one.file)!;
+    expect(row).toMatchObject({ description: one.description, period: one.measurement_period, agrees: true });
+    expect(row.actual).toEqual(row.expected);
+    expect(row.expected).toEqual({
+      'initial-population': one.expected['initial-population'],
+      denominator: one.expected.denominator,
+      'denominator-exclusion': one.expected['denominator-exclusion'],
+      numerator: one.expected.numerator,
+    });
+  });
+
+  it('is for administrators only', async () => {
+    expect((await t().http().get('/api/measures/conformance').set(cast.pcp.auth)).status).toBe(403);
   });
 });
