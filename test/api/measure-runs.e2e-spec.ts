@@ -21,8 +21,10 @@ beforeAll(async () => {
   // Seven patients a chunk: every run here commits many chunks. A panel over 10 patients is "large" for the trend.
   setup = await startPolishApp({ MEASURE_RUN_CHUNK_PATIENTS: '7', PANEL_TREND_MAX_PATIENTS: '10' });
   cast = await createCast(setup.t);
-  for (const c of cases) expectStatus(await t().http().post('/api/fhir').set(cast.admin.auth).send(c.bundle), 200, 'POST /api/fhir');
-}, 180_000);
+  // Every case's resources in one collection Bundle (ids are unique across the decks).
+  const all = { resourceType: 'Bundle', type: 'collection', entry: cases.flatMap((c) => c.bundle.entry) };
+  expectStatus(await t().http().post('/api/fhir').set(cast.admin.auth).send(all), 200, 'POST /api/fhir');
+}, 300_000);
 afterAll(async () => {
   await setup?.close();
 });

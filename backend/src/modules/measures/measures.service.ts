@@ -105,10 +105,14 @@ export class MeasuresService {
     });
   }
 
-  /** Summary reports of several measures over the whole panel, each patient's record read once for all of them. */
+  /**
+   * Summary reports of several measures over the whole panel, each patient's record read once for all of
+   * them, computed on request with nothing read from or written to the stored results (the measures bench's
+   * evaluation figure).
+   */
   async panelSummaries(ids: readonly string[], period: { start: string; end: string }): Promise<FhirResourceJson[]> {
     const measures = ids.map((id) => this.measure(id));
-    const { outcomes: all } = await this.currentOutcomes(await this.prepare(measures), period, await this.records.patientIds());
+    const all = await this.outcomes(measures, period, await this.records.patientIds(), 'populations');
     return measures.map((measure, i) =>
       measureReport({ base: this.config.publicUrl, measure, period, type: 'summary', outcomes: all[i], now: new Date() }),
     );
