@@ -2,6 +2,7 @@ import type { ConformanceJson, FhirResourceJson, MeasureRunJson, PanelJson, Pane
 import { expectStatus } from '../support/clinical-factories';
 import { conformanceCases } from '../support/conformance';
 import { createCast } from '../support/factories';
+import { MeasureRunsRunner } from '../../backend/src/modules/measures';
 import { startPolishApp, type PolishSetup } from '../support/polish-setup';
 import { waitFor } from '../support/polling';
 
@@ -193,6 +194,28 @@ describe("a population run over the official decks' patients", () => {
     });
     const rerun = await finished();
     expect(rerun).toMatchObject({ status: 'completed', progress: { done: patients.length, total: patients.length }, evaluated: 2 });
+  });
+
+  it('a run cut short by a restart resumes after its last committed chunk: no patient counted twice', async () => {
+    // As a worker killed mid-run leaves it: running, its cursor at the 49th patient, their results stored.
+    const ids = [...patients].sort();
+    await t().db.query(`DELETE FROM measure_results WHERE patient_id > $1`, [ids[48]]);
+    const [{ id }] = await t().db.query(
+      `INSERT INTO measure_runs (status, measure_ids, period_start, period_end, total, done, evaluated, cursor, started_at)
+       VALUES ('running', $1::text[], '2025-01-01', '2025-12-31', $2, 49, 49, $3, now()) RETURNING id`,
+      [first.measure_ids, ids.length, ids[48]],
+    );
+    expect(await t().runtime.app.get(MeasureRunsRunner).resume('test')).toBeGreaterThanOrEqual(1);
+    let resumed: MeasureRunJson | undefined;
+    await waitFor(
+      async () => {
+        resumed = await run(id);
+        return resumed.status === 'completed' || resumed.status === 'failed';
+      },
+      { timeoutMs: 120_000, intervalMs: 100, what: 'the resumed run to finish' },
+    );
+    expect(resumed).toMatchObject({ status: 'completed', progress: { done: ids.length, total: ids.length }, evaluated: ids.length });
+    expect(await storedRows()).toBe(patients.length * 3);
   });
 
   it("a new expansion of a measure's value set is a new measure version: every stored result is stale, and the old ones are dropped", async () => {
