@@ -1,7 +1,8 @@
-import type { FhirResourceJson, MeasureRunJson, PanelJson, PanelTrendJson } from '@cds/contracts';
+import type { ConformanceJson, FhirResourceJson, MeasureRunJson, PanelJson, PanelTrendJson } from '@cds/contracts';
 import { expectStatus } from '../support/clinical-factories';
 import { conformanceCases } from '../support/conformance';
 import { createCast } from '../support/factories';
+import { MeasureRunsRunner } from '../../backend/src/modules/measures';
 import { startPolishApp, type PolishSetup } from '../support/polish-setup';
 import { waitFor } from '../support/polling';
 
@@ -21,8 +22,10 @@ beforeAll(async () => {
   // Seven patients a chunk: every run here commits many chunks. A panel over 10 patients is "large" for the trend.
   setup = await startPolishApp({ MEASURE_RUN_CHUNK_PATIENTS: '7', PANEL_TREND_MAX_PATIENTS: '10' });
   cast = await createCast(setup.t);
-  for (const c of cases) expectStatus(await t().http().post('/api/fhir').set(cast.admin.auth).send(c.bundle), 200, 'POST /api/fhir');
-}, 180_000);
+  // Every case's resources in one collection Bundle (ids are unique across the decks).
+  const all = { resourceType: 'Bundle', type: 'collection', entry: cases.flatMap((c) => c.bundle.entry) };
+  expectStatus(await t().http().post('/api/fhir').set(cast.admin.auth).send(all), 200, 'POST /api/fhir');
+}, 300_000);
 afterAll(async () => {
   await setup?.close();
 });
@@ -193,6 +196,28 @@ describe("a population run over the official decks' patients", () => {
     expect(rerun).toMatchObject({ status: 'completed', progress: { done: patients.length, total: patients.length }, evaluated: 2 });
   });
 
+  it('a run cut short by a restart resumes after its last committed chunk: no patient counted twice', async () => {
+    // As a worker killed mid-run leaves it: running, its cursor at the 49th patient, their results stored.
+    const ids = [...patients].sort();
+    await t().db.query(`DELETE FROM measure_results WHERE patient_id > $1`, [ids[48]]);
+    const [{ id }] = await t().db.query(
+      `INSERT INTO measure_runs (status, measure_ids, period_start, period_end, total, done, evaluated, cursor, started_at)
+       VALUES ('running', $1::text[], '2025-01-01', '2025-12-31', $2, 49, 49, $3, now()) RETURNING id`,
+      [first.measure_ids, ids.length, ids[48]],
+    );
+    expect(await t().runtime.app.get(MeasureRunsRunner).resume('test')).toBeGreaterThanOrEqual(1);
+    let resumed: MeasureRunJson | undefined;
+    await waitFor(
+      async () => {
+        resumed = await run(id);
+        return resumed.status === 'completed' || resumed.status === 'failed';
+      },
+      { timeoutMs: 120_000, intervalMs: 100, what: 'the resumed run to finish' },
+    );
+    expect(resumed).toMatchObject({ status: 'completed', progress: { done: ids.length, total: ids.length }, evaluated: ids.length });
+    expect(await storedRows()).toBe(patients.length * 3);
+  });
+
   it("a new expansion of a measure's value set is a new measure version: every stored result is stale, and the old ones are dropped", async () => {
     // CMS122's HbA1c value set.
     const url = 'http://cts.nlm.nih.gov/fhir/ValueSet/2.16.840.1.113883.3.464.1003.198.12.1013';
@@ -246,5 +271,31 @@ describe('the score by month of a panel too large to compute on request', () => 
       .find((m) => m.identifier === 'CMS951')!
       .points.find((p) => p.month === `${new Date().getUTCFullYear() - 1}-12`);
     if (december) expect(december.eligible).toBeGreaterThan(0);
+  });
+});
+
+describe("the admin console's conformance report", () => {
+  it("runs every case of the official decks through the product's own measures: each case's expected and actual populations, all agreeing", async () => {
+    const res = await t().http().get('/api/measures/conformance').set(cast.admin.auth);
+    expect(res.status).toBe(200);
+    const report = res.body as ConformanceJson;
+    expect(report).toMatchObject({ available: true, total: cases.length, agreed: cases.length });
+    expect(report.measures.map((m) => [m.identifier, m.cases.length])).toEqual(
+      ['CMS122', 'CMS951', 'CMS165'].map((id) => [id, cases.filter((c) => c.measure.startsWith(id)).length]),
+    );
+    const one = cases[0];
+    const row = report.measures.flatMap((m) => m.cases).find((c) => c.file === one.file)!;
+    expect(row).toMatchObject({ description: one.description, period: one.measurement_period, agrees: true });
+    expect(row.actual).toEqual(row.expected);
+    expect(row.expected).toEqual({
+      'initial-population': one.expected['initial-population'],
+      denominator: one.expected.denominator,
+      'denominator-exclusion': one.expected['denominator-exclusion'],
+      numerator: one.expected.numerator,
+    });
+  });
+
+  it('is for administrators only', async () => {
+    expect((await t().http().get('/api/measures/conformance').set(cast.pcp.auth)).status).toBe(403);
   });
 });

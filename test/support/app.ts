@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../backend/src/config/app-config';
 import { startRuntime, type Runtime } from '../../backend/src/runtime';
+import { ECQM_DIR } from './conformance';
 import { BROKER_ENV, createEmbeddedTestDatabase } from './embedded-postgres-broker';
 
 export interface TestApp {
@@ -70,6 +71,8 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     LOG_LEVEL: 'silent',
     // Each app gets its own Redis keys, so suites and runs never see each other's jobs.
     QUEUE_PREFIX: `cds-test-${randomBytes(4).toString('hex')}`,
+    // The official decks where the suites read them (the admin console's conformance report runs them).
+    ECQM_DIR,
     ...env,
   });
   let runtime: Runtime;

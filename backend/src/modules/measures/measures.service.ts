@@ -105,10 +105,14 @@ export class MeasuresService {
     });
   }
 
-  /** Summary reports of several measures over the whole panel, each patient's record read once for all of them. */
+  /**
+   * Summary reports of several measures over the whole panel, each patient's record read once for all of
+   * them, computed on request with nothing read from or written to the stored results (the measures bench's
+   * evaluation figure).
+   */
   async panelSummaries(ids: readonly string[], period: { start: string; end: string }): Promise<FhirResourceJson[]> {
     const measures = ids.map((id) => this.measure(id));
-    const { outcomes: all } = await this.currentOutcomes(await this.prepare(measures), period, await this.records.patientIds());
+    const all = await this.outcomes(measures, period, await this.records.patientIds(), 'populations');
     return measures.map((measure, i) =>
       measureReport({ base: this.config.publicUrl, measure, period, type: 'summary', outcomes: all[i], now: new Date() }),
     );
@@ -209,47 +213,26 @@ export class MeasuresService {
   }
 
   /**
-   * Each measure's outcome per patient: value sets resolved once, records read in slices (or the
-   * records already read). `keep`: only the populations (a panel's counts), the answers too (the gap
-   * list's reasons), or everything with the resources that decided it (one patient).
+   * Each measure's outcome per patient, computed now (nothing stored): value sets resolved once, records read
+   * in slices (or the records already read). `keep`: only the populations (a panel's counts), or everything
+   * with the resources that decided it (one patient).
    */
   private async outcomes(
     measures: readonly ShippedMeasure[],
     period: { start: string; end: string },
     patients: readonly string[],
-    keep: 'populations' | 'answers' | 'evidence',
+    keep: 'populations' | 'evidence',
     given?: ReadonlyMap<string, Record<string, unknown>[]>,
-    each?: (patient: string, record: Record<string, unknown>[]) => void,
   ): Promise<Map<string, MeasureOutcome>[]> {
-    return (await this.outcomesOver(measures, [period], patients, keep, given, each))[0];
-  }
-
-  /** As `outcomes`, for several periods: each patient's record read once, evaluated for every period. Indexed [period][measure]. */
-  private async outcomesOver(
-    measures: readonly ShippedMeasure[],
-    periods: readonly { start: string; end: string }[],
-    patients: readonly string[],
-    keep: 'populations' | 'answers' | 'evidence',
-    given?: ReadonlyMap<string, Record<string, unknown>[]>,
-    each?: (patient: string, record: Record<string, unknown>[]) => void,
-  ): Promise<Map<string, MeasureOutcome>[][]> {
     const { prepared } = await this.prepare(measures);
     const now = Date.now();
-    const out = periods.map(() => measures.map(() => new Map<string, MeasureOutcome>()));
-    for await (const records of this.recordSlices(patients, given)) {
-      for (const [patient, resources] of records) {
-        each?.(patient, resources);
-        periods.forEach((period, j) =>
-          prepared.forEach((p, k) => {
-            const o = p.evaluate(resources, period, now);
-            out[j][k].set(
-              patient,
-              keep === 'evidence' ? o : { populations: o.populations, answers: keep === 'answers' ? o.answers : {}, inputs: {} },
-            );
-          }),
-        );
-      }
-    }
+    const out = measures.map(() => new Map<string, MeasureOutcome>());
+    for await (const records of this.recordSlices(patients, given))
+      for (const [patient, resources] of records)
+        prepared.forEach((p, k) => {
+          const o = p.evaluate(resources, period, now);
+          out[k].set(patient, keep === 'evidence' ? o : { populations: o.populations, answers: {}, inputs: {} });
+        });
     return out;
   }
 

@@ -37,11 +37,16 @@ function valueSets(deck: string): Map<string, string[]> {
 
 for (const shipped of SHIPPED_MEASURES) {
   const deck = deckOf(shipped.identifier);
-  (deck ? describe : describe.skip)(`${shipped.identifier} on its official test deck`, () => {
-    const measure = prepareMeasure(shipped.model, valueSets(deck!));
-    const cases: Case[] = readdirSync(join(deck!, 'cases')).map((file) => ({
+  // Without the decks (ECQM_DIR unset, a worktree not beside shared/) the suite is skipped, never crashed while collected.
+  if (!deck) {
+    describe.skip(`${shipped.identifier} on its official test deck`, () => it('needs the official decks (ECQM_DIR)', () => undefined));
+    continue;
+  }
+  describe(`${shipped.identifier} on its official test deck`, () => {
+    const measure = prepareMeasure(shipped.model, valueSets(deck));
+    const cases: Case[] = readdirSync(join(deck, 'cases')).map((file) => ({
       file,
-      ...(JSON.parse(readFileSync(join(deck!, 'cases', file), 'utf8')) as Omit<Case, 'file'>),
+      ...(JSON.parse(readFileSync(join(deck, 'cases', file), 'utf8')) as Omit<Case, 'file'>),
     }));
 
     it.each(cases.map((c) => [c.description, c] as const))('%s', (_description, c) => {

@@ -59,7 +59,9 @@ function CasesTable({ m }: { m: ConformanceMeasureJson }) {
         <TableRow>
           <TableCell>Case</TableCell>
           {POPULATIONS.map((p) => (
-            <TableCell key={p.code}>{p.label}</TableCell>
+            <TableCell key={p.code} sx={{ whiteSpace: 'nowrap' }}>
+              {p.label}
+            </TableCell>
           ))}
           <TableCell>Result</TableCell>
         </TableRow>
@@ -127,11 +129,12 @@ function MeasureDeck({ m, phone }: { m: ConformanceMeasureJson; phone: boolean }
           {m.deck ? (
             <Chip
               size="small"
+              sx={{ alignSelf: { xs: 'flex-start', sm: 'center' } }}
               color={agreesAll ? 'success' : 'error'}
-              label={`${m.agreed} of ${all} case${all === 1 ? '' : 's'} agree${m.agreed === 1 ? 's' : ''}`}
+              label={`${m.agreed} of ${all} agree`}
             />
           ) : (
-            <Chip size="small" label="No deck for this measure" />
+            <Chip size="small" sx={{ alignSelf: { xs: 'flex-start', sm: 'center' } }} label="No deck for this measure" />
           )}
         </Stack>
       </AccordionSummary>

@@ -40,11 +40,12 @@ function RunRow({ run }: { run: MeasureRunJson }) {
       sx={{ py: 1.5, borderTop: 1, borderColor: 'divider' }}
       aria-label={`Measure run of ${when(run.created_at)}: ${STATUS[run.status].label}`}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5 }}>
         <Chip size="small" color={STATUS[run.status].color} label={STATUS[run.status].label} />
         <Typography variant="body2">{when(run.created_at)}</Typography>
         <Typography variant="body2" color="text.secondary">
           Period {run.period.start} to {run.period.end} · {run.measure_ids.length} measure{run.measure_ids.length === 1 ? '' : 's'}
+          {run.trend ? ', with the score by month' : ''}
         </Typography>
       </Stack>
       <Box sx={{ maxWidth: 480 }}>
@@ -96,8 +97,8 @@ export function MeasureRunsSection() {
             Measure runs
           </Typography>
           <Typography color="text.secondary" variant="body2">
-            The quality measures over every patient, stored so the Panel opens at once. Patients whose record is unchanged since their
-            stored result are not evaluated again.
+            The quality measures over every patient for this year and for the Panel&apos;s score by month, stored so the Panel opens at
+            once. Patients whose record is unchanged since their stored result are not evaluated again.
           </Typography>
         </Box>
         <Button variant="contained" onClick={() => start.mutate()} disabled={start.isPending} sx={{ flexShrink: 0 }}>

@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { RecordImportJson } from '@cds/contracts';
+import type { MeasureRunJson, RecordImportJson } from '@cds/contracts';
 import { apiError, renderApp } from '../../../test/helpers';
 import { adminApiMock, listOf } from '../../test/adminHelpers';
 
@@ -39,6 +39,7 @@ describe('Record imports (admin console)', () => {
         }),
         job(),
       ]),
+      'GET /api/measure-runs': listOf('measure-runs', []),
     });
     renderApp('/admin/jobs');
     expect(await screen.findByRole('heading', { name: 'Record imports' })).toBeInTheDocument();
@@ -51,15 +52,57 @@ describe('Record imports (admin console)', () => {
   });
 
   it('says in words that nothing was imported yet', async () => {
-    adminApiMock({ 'GET /api/jobs': listOf('jobs', []) });
+    adminApiMock({ 'GET /api/jobs': listOf('jobs', []), 'GET /api/measure-runs': listOf('measure-runs', []) });
     renderApp('/admin/jobs');
     expect(await screen.findByText(/No import yet/)).toBeInTheDocument();
+    expect(await screen.findByText('No measure run yet.')).toBeInTheDocument();
+  });
+
+  it('shows the measure runs beside the imports: progress in patients, and how many were evaluated or unchanged', async () => {
+    const run = (o: Partial<MeasureRunJson>): MeasureRunJson => ({
+      id: 'r-1',
+      kind: 'measure-run',
+      status: 'completed',
+      measure_ids: ['A', 'B', 'C'],
+      period: { start: '2026-01-01', end: '2026-12-31' },
+      trend: true,
+      progress: { done: 2000, total: 2000 },
+      evaluated: 12,
+      failure: null,
+      requested_by: 'u-1',
+      created_at: '2026-11-20T10:00:00.000Z',
+      started_at: '2026-11-20T10:00:01.000Z',
+      finished_at: '2026-11-20T10:00:09.000Z',
+      ...o,
+    });
+    const api = adminApiMock({
+      'GET /api/jobs': listOf('jobs', []),
+      'GET /api/measure-runs': listOf('measure-runs', [
+        run({ id: 'r-2', status: 'running', progress: { done: 500, total: 2000 }, evaluated: 40 }),
+        run({}),
+      ]),
+      'POST /api/measure-runs': {
+        status: 202,
+        body: run({ id: 'r-3', status: 'queued', progress: { done: 0, total: null }, evaluated: 0 }),
+      },
+    });
+    renderApp('/admin/jobs');
+    const runs = await screen.findByRole('region', { name: 'Measure runs' });
+    expect(await within(runs).findByRole('progressbar', { name: '500 of 2000 patients' })).toHaveAttribute('aria-valuenow', '25');
+    expect(within(runs).getByText('40 patients evaluated so far')).toBeInTheDocument();
+    expect(within(runs).getByText('12 patients evaluated; 1,988 unchanged since their stored result')).toBeInTheDocument();
+    within(runs)
+      .getByRole('button', { name: /Run the measures/ })
+      .click();
+    await waitFor(() => expect(api.callsTo('POST /api/measure-runs')).toHaveLength(1));
+    expect(api.callsTo('POST /api/measure-runs')[0].body).toEqual({ trend: true });
   });
 
   it('a list that could not load says why and loads again on Retry', async () => {
     let calls = 0;
     adminApiMock({
       'GET /api/jobs': () => (calls++ === 0 ? apiError(500, 'internal', 'Database unavailable') : listOf('jobs', [job()])),
+      'GET /api/measure-runs': listOf('measure-runs', []),
     });
     renderApp('/admin/jobs');
     const alert = await screen.findByRole('alert');
