@@ -218,6 +218,15 @@ async function runWorkload(workload: Workload, problems: string[]): Promise<Reco
     };
 
     const expected = resultsOf(engineEvaluate, patients, size.rules);
+    const many = compiled.evaluateMany(patients, new Uint8Array(patients.length * size.rules));
+    problems.push(
+      ...disagreements(
+        `${tag}: evaluateMany`,
+        expected,
+        patients.map((_, p) => many.subarray(p * size.rules, (p + 1) * size.rules)),
+        false,
+      ),
+    );
     for (const [name, hand] of Object.entries(hands))
       problems.push(...disagreements(`${tag}: ${name}`, expected, resultsOf(hand, patients, size.rules), false));
     const interpreterPatients = patients.slice(0, size.interpreterPatients);
@@ -262,7 +271,7 @@ async function runWorkload(workload: Workload, problems: string[]): Promise<Reco
 }
 
 /** How a cold run evaluates: the engine, or the hand-written code reading answers one way (250 rules per function). */
-const COLD_EVALUATORS = ['engine', 'hand/literal', 'hand/own-keys'] as const;
+const COLD_EVALUATORS = ['engine', 'engine/one-by-one', 'hand/literal', 'hand/own-keys'] as const;
 type ColdEvaluator = (typeof COLD_EVALUATORS)[number];
 
 interface ColdResult {
@@ -282,6 +291,13 @@ function coldRun(workload: Workload, ruleCount: number, evaluator: ColdEvaluator
   const startPrepare = cpuNs();
   let run: (patients: Answers[]) => void;
   if (evaluator === 'engine') {
+    // What a population run calls: all its patients at once (evaluateMany).
+    const compiled = compileRuleSet(rules, parameters);
+    const out = new Uint8Array(rules.length * patients.length);
+    run = (all) => {
+      compiled.evaluateMany(all, out);
+    };
+  } else if (evaluator === 'engine/one-by-one') {
     const compiled = compileRuleSet(rules, parameters);
     const out = new Uint8Array(rules.length);
     run = (all) => {
@@ -323,7 +339,7 @@ function runCold(workload: Workload): Record<number, { engine: number; hand: num
       prepareMs: median(runs[evaluator].map((r) => r.prepareMs)),
       perPatientNs: median(runs[evaluator].map((r) => r.perPatientNs)),
     });
-    const hands = COLD_EVALUATORS.filter((e) => e !== 'engine').map((e) => [e, result(e)] as const);
+    const hands = COLD_EVALUATORS.filter((e) => e.startsWith('hand/')).map((e) => [e, result(e)] as const);
     const [bestHand, hand] = hands.reduce((a, b) => (b[1].perPatientNs < a[1].perPatientNs ? b : a));
     const engine = result('engine');
     const row = (name: string, r: ColdResult): void =>
@@ -331,7 +347,8 @@ function runCold(workload: Workload): Record<number, { engine: number; hand: num
         `| ${size.rules.toLocaleString('en-US')} | ${name} | ${fmt(r.perPatientNs / 1000, 1)} | ${fmt(r.prepareMs, 1)} | ${fmt(r.perPatientNs / hand.perPatientNs, 2)} |`,
       );
     for (const [name, r] of hands) row(`hand-written code, ${name.slice(5)} reads${name === bestHand ? ' (the limit)' : ''}`, r);
-    row('compiled engine', engine);
+    row('compiled engine, one patient a call (evaluateInto)', result('engine/one-by-one'));
+    row('compiled engine, all patients in one call (evaluateMany)', engine);
     summary[size.rules] = { engine: engine.perPatientNs, hand: hand.perPatientNs };
   }
   console.log('');
