@@ -36,21 +36,38 @@ export interface HandParameter {
  * ranges; true / false; option strings; free text (lower-cased once when searched); ISO days
  * 'YYYY-MM-DD', read once per patient as a day number (Date.parse reads them as UTC midnight).
  * A missing or 'unknown' answer reads as NaN / 2 / null: every comparison on it is false both ways.
+ * `v` holds the answer (undefined when absent).
  */
-function loadOf(p: HandParameter, i: number, searched: boolean): string {
-  const v = `v=a[${JSON.stringify(p.id)}];`;
+function convertOf(p: HandParameter, i: number, searched: boolean): string {
   switch (p.kind) {
     case 'numeric':
-      return `${v}if(typeof v==="number"){L[${i}]=v;H[${i}]=v;}else if(typeof v==="object"&&v!==null){L[${i}]=v.min;H[${i}]=v.max;}else{L[${i}]=NaN;H[${i}]=NaN;}`;
+      return `if(typeof v==="number"){L[${i}]=v;H[${i}]=v;}else if(typeof v==="object"&&v!==null){L[${i}]=v.min;H[${i}]=v.max;}else{L[${i}]=NaN;H[${i}]=NaN;}`;
     case 'boolean':
-      return `${v}B[${i}]=v===true?1:v===false?0:2;`;
+      return `B[${i}]=v===true?1:v===false?0:2;`;
     case 'select':
-      return `${v}S[${i}]=typeof v==="string"&&v!=="unknown"?v:null;`;
+      return `S[${i}]=typeof v==="string"&&v!=="unknown"?v:null;`;
     case 'date':
-      return `${v}D[${i}]=typeof v==="string"&&v!=="unknown"?Date.parse(v)/86400000:NaN;`;
+      return `D[${i}]=typeof v==="string"&&v!=="unknown"?Date.parse(v)/86400000:NaN;`;
     case 'text':
-      return `${v}if(typeof v==="string"&&v!=="unknown"){S[${i}]=v;${searched ? `W[${i}]=v.toLowerCase();` : ''}}else{S[${i}]=null;W[${i}]=null;}`;
+      return `if(typeof v==="string"&&v!=="unknown"){S[${i}]=v;${searched ? `W[${i}]=v.toLowerCase();` : ''}}else{S[${i}]=null;W[${i}]=null;}`;
   }
+}
+
+/**
+ * How the answers are found in a patient's object:
+ * - 'literal': one read per parameter with its key as a literal (`a["3f2c…"]`), absent keys included;
+ * - 'own-keys': the hand-writer knows answer maps are parsed JSON (plain objects, no inherited
+ *   keys), so on sparse maps it walks the keys the patient has (`for…in`) and dispatches each to
+ *   its parameter with a Map and a switch; parameters not met keep the "no answer" values.
+ */
+export type HandRead = 'literal' | 'own-keys';
+
+function loadSource(parameters: HandParameter[], searched: Set<number>, read: HandRead): string {
+  if (read === 'literal')
+    return `function load(a){var v;\n${parameters.map((p, i) => `v=a[${JSON.stringify(p.id)}];${convertOf(p, i, searched.has(i))}`).join('\n')}\n}`;
+  const cases = parameters.map((p, i) => `case ${i}:v=a[k];${convertOf(p, i, searched.has(i))}break;`).join('\n');
+  return `function load(a){var v,k;L.fill(NaN);H.fill(NaN);B.fill(2);D.fill(NaN);S.fill(null);W.fill(null);
+for(k in a){switch(M.get(k)){\n${cases}\n}}}`;
 }
 
 /**
@@ -60,13 +77,17 @@ function loadOf(p: HandParameter, i: number, searched: boolean): string {
  * (T/F bits: AND is T1&T2 / F1|F2, OR is T1|T2 / F1&F2, result 1+T-F).
  * `rulesPerFunction` splits large rule sets: V8 does not optimise very large functions.
  */
-export function handGenerated(rules: EngineRule[], parameters: HandParameter[], rulesPerFunction = 250): HandEvaluator {
+export function handGenerated(
+  rules: EngineRule[],
+  parameters: HandParameter[],
+  rulesPerFunction = 250,
+  read: HandRead = 'literal',
+): HandEvaluator {
   const slot = new Map(parameters.map((p, i) => [p.id, i]));
   const searched = new Set<number>();
   for (const rule of rules)
     for (const c of rule.conditions)
       if (['contains', 'starts_with', 'ends_with'].includes(c.operator)) searched.add(slot.get(c.parameter)!);
-  const load = parameters.map((p, i) => loadOf(p, i, searched.has(i))).join('\n');
   const locals = (j: number): string[] => {
     switch (parameters[j].kind) {
       case 'numeric':
@@ -167,10 +188,10 @@ export function handGenerated(rules: EngineRule[], parameters: HandParameter[], 
   }
   const n = parameters.length;
   const source = `var L=new Float64Array(${n}),H=new Float64Array(${n}),B=new Uint8Array(${n}),D=new Float64Array(${n}),S=new Array(${n}).fill(null),W=new Array(${n}).fill(null);
-function load(a){var v;\n${load}\n}
+${loadSource(parameters, searched, read)}
 var parts=[${functions.join(',\n')}];
 return function(a,o){load(a);for(var i=0;i<parts.length;i++)parts[i](o);};`;
-  return new Function(source)() as HandEvaluator;
+  return new Function('M', source)(new Map(parameters.map((p, i) => [p.id, i]))) as HandEvaluator;
 }
 
 const JRE_OPERATORS: Record<string, string> = {

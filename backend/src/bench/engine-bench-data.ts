@@ -228,3 +228,43 @@ export function generateMixedPatients(count: number, parameters: MixedParameter[
     return JSON.parse(JSON.stringify(body)) as Answers;
   });
 }
+
+/**
+ * Rules as a population rule set shapes them (issue 21, deliverable 8): about three conditions a
+ * rule (2, 3 or 4, one in four, two in four, one in four) on parameters of every kind, and a
+ * third of the rules joining two groups with OR (`a AND b OR c`); the others are all AND.
+ */
+export function generatePopulationRules(count: number, parameters: MixedParameter[], rnd: () => number): EngineRule[] {
+  return Array.from({ length: count }, (_, i) => {
+    const r = rnd();
+    const size = r < 0.25 ? 2 : r < 0.75 ? 3 : 4;
+    const orAt = rnd() < 1 / 3 ? Math.floor(rnd() * (size - 1)) : -1;
+    return {
+      id: uuid(rnd),
+      name: `Rule ${i}`,
+      priority: Math.floor(rnd() * 101),
+      conditions: Array.from({ length: size }, (_, k) => ({
+        ...mixedCondition(pick(parameters, rnd), rnd),
+        logic: k === orAt ? ('OR' as const) : ('AND' as const),
+      })),
+      actions: [{ type: 'recommendation', severity: 'medium', message: `Advice ${i}` }],
+    };
+  });
+}
+
+/**
+ * Sparse answer maps of a population: each patient has answers for a share of the parameters of
+ * their own (10 % to 60 %), an unanswered question has no key, so nearly every patient's object
+ * has a shape no other has; answers of every kind, 4 % of them 'unknown'; parsed from JSON.
+ */
+export function generatePopulationPatients(count: number, parameters: MixedParameter[], rnd: () => number): Answers[] {
+  return Array.from({ length: count }, () => {
+    const density = 0.1 + rnd() * 0.5;
+    const body: Record<string, AnswerValue> = {};
+    for (const p of parameters) {
+      if (rnd() >= density) continue;
+      body[p.id] = rnd() < 0.04 ? 'unknown' : mixedAnswer(p, rnd);
+    }
+    return JSON.parse(JSON.stringify(body)) as Answers;
+  });
+}

@@ -4,16 +4,19 @@
  * and json-rules-engine, on identical inputs. Exits non-zero if any two disagree.
  * Run: npm run bench:engine
  */
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { buildParameterIndex, compileRuleSet, evaluateRule, type Answers, type EngineParameter, type EngineRule } from '@cds/engine';
 import { runCriteriaBench } from './criteria-bench';
-import { handGenerated, jsonRulesEngine, type HandParameter } from './engine-bench-baselines';
+import { handGenerated, jsonRulesEngine, type HandParameter, type HandRead } from './engine-bench-baselines';
 import {
   generateMixedParameters,
   generateMixedPatients,
   generateMixedRules,
   generateParameters,
   generatePatients,
+  generatePopulationPatients,
+  generatePopulationRules,
   generateRules,
   random,
 } from './engine-bench-data';
@@ -35,6 +38,11 @@ const WARM_UP_MS = 1_000;
 const WARM_UP_EVALUATIONS = 5_000;
 /** The hand-generated limit is the best of these splits (rules per generated function). */
 const HAND_SPLITS = [125, 250, 500];
+/** Parameters of the population workload, of which each patient answers 10-60 %. */
+const POPULATION_PARAMETERS = 80;
+/** A population run's first patients, evaluated from a freshly prepared rule set in a fresh process. */
+const COLD_PATIENTS = 1_000;
+const COLD_RUNS = 3;
 const TRI = [false, 'unknown', true] as const;
 
 type Evaluate = (answers: Answers, out: Uint8Array) => void;
@@ -44,6 +52,10 @@ interface Workload {
   description: string;
   /** json-rules-engine only gets the numeric workload: its stock operators know no dates or text search. */
   jre: boolean;
+  /** How the hand-writer reads answers; the limit is the best of these (with every split). */
+  reads: HandRead[];
+  /** Also measure a population run's first patients, cold. */
+  cold: boolean;
   generate(
     rules: number,
     patients: number,
@@ -56,6 +68,8 @@ const WORKLOADS: Workload[] = [
     title: 'Numeric workload',
     description: `${PARAMETERS} numeric parameters; rules of 1-4 conditions (1 in 5 links OR); patients with missing, 'unknown' and range answers.`,
     jre: true,
+    reads: ['literal'],
+    cold: false,
     generate(ruleCount, patientCount, rnd) {
       const parameters = generateParameters(PARAMETERS, rnd);
       return {
@@ -71,12 +85,34 @@ const WORKLOADS: Workload[] = [
       `${PARAMETERS} parameters: 20 numeric, 8 boolean, 4 select, 4 text, 4 date; rules of 1-4 conditions (1 in 5 links OR); ` +
       `answers as parsed JSON bodies: 30 % of keys absent (an object shape per patient), 4 % 'unknown'.`,
     jre: false,
+    reads: ['literal'],
+    cold: false,
     generate(ruleCount, patientCount, rnd) {
       const parameters = generateMixedParameters(PARAMETERS, rnd);
       return {
         parameters,
         rules: generateMixedRules(ruleCount, parameters, rnd),
         patients: generateMixedPatients(patientCount, parameters, rnd),
+      };
+    },
+  },
+  {
+    title: 'Population workload',
+    description:
+      `${POPULATION_PARAMETERS} parameters of the mix above (40 numeric, 16 boolean, 8 select, 8 text, 8 date); rules of 2-4 conditions ` +
+      `(mean 3), a third of them with one OR link (\`a AND b OR c\`); sparse answer maps parsed from JSON: each patient answers ` +
+      `10-60 % of the parameters (unanswered keys absent, so nearly every patient has an object shape of their own), 4 % 'unknown'. ` +
+      `The hand-written limit is the best of reading each parameter by its literal key and walking the patient's own keys ` +
+      `(\`for…in\`, a Map and a switch), at ${HAND_SPLITS.join(', ')} rules per function.`,
+    jre: false,
+    reads: ['literal', 'own-keys'],
+    cold: true,
+    generate(ruleCount, patientCount, rnd) {
+      const parameters = generateMixedParameters(POPULATION_PARAMETERS, rnd);
+      return {
+        parameters,
+        rules: generatePopulationRules(ruleCount, parameters, rnd),
+        patients: generatePopulationPatients(patientCount, parameters, rnd),
       };
     },
   },
@@ -171,13 +207,26 @@ async function runWorkload(workload: Workload, problems: string[]): Promise<Reco
     const compileStart = process.hrtime.bigint();
     const compiled = compileRuleSet(rules, index);
     const compileMs = Number(process.hrtime.bigint() - compileStart) / 1e6;
-    const hands = Object.fromEntries(HAND_SPLITS.map((split) => [`hand/${split}`, handGenerated(rules, parameters, split)]));
+    const hands = Object.fromEntries(
+      workload.reads.flatMap((read) =>
+        HAND_SPLITS.map((split) => [`hand/${read}/${split}`, handGenerated(rules, parameters, split, read)] as const),
+      ),
+    );
     const engineEvaluate: Evaluate = (answers, o) => compiled.evaluateInto(answers, o);
     const interpreter: Evaluate = (answers, o) => {
       for (let i = 0; i < rules.length; i++) o[i] = TRI.indexOf(evaluateRule(rules[i], answers, index).result);
     };
 
     const expected = resultsOf(engineEvaluate, patients, size.rules);
+    const many = compiled.evaluateMany(patients, new Uint8Array(patients.length * size.rules));
+    problems.push(
+      ...disagreements(
+        `${tag}: evaluateMany`,
+        expected,
+        patients.map((_, p) => many.subarray(p * size.rules, (p + 1) * size.rules)),
+        false,
+      ),
+    );
     for (const [name, hand] of Object.entries(hands))
       problems.push(...disagreements(`${tag}: ${name}`, expected, resultsOf(hand, patients, size.rules), false));
     const interpreterPatients = patients.slice(0, size.interpreterPatients);
@@ -205,7 +254,8 @@ async function runWorkload(workload: Workload, problems: string[]): Promise<Reco
 
     const row = (name: string, ns: number): void =>
       console.log(`| ${size.rules.toLocaleString('en-US')} | ${name} | ${fmt(ns, 2)} | ${fmt(ns / handNs, 2)} |`);
-    row(`hand-generated code, the limit (${bestSplit.slice(5)} rules per function)`, handNs);
+    const [, read, split] = bestSplit.split('/');
+    row(`hand-written code, the limit (${read} reads, ${split} rules per function)`, handNs);
     row(`compiled engine (compiled once in ${fmt(compileMs)} ms)`, engineNs);
     row('plain interpreter (evaluateRule)', interpreterNs);
     if (jre) row('json-rules-engine 7', jreNs);
@@ -220,7 +270,104 @@ async function runWorkload(workload: Workload, problems: string[]): Promise<Reco
   return summary;
 }
 
+/** How a cold run evaluates: the engine, or the hand-written code reading answers one way (250 rules per function). */
+const COLD_EVALUATORS = ['engine', 'engine/one-by-one', 'hand/literal', 'hand/own-keys'] as const;
+type ColdEvaluator = (typeof COLD_EVALUATORS)[number];
+
+interface ColdResult {
+  /** CPU to prepare (compile) the rule set. */
+  prepareMs: number;
+  /** CPU per patient over the first COLD_PATIENTS patients, nothing run before. */
+  perPatientNs: number;
+}
+
+/**
+ * Runs in a fresh process (`--cold`): nothing compiled, no feedback, no optimised code, as in a
+ * population run right after a rule set is published. Eval caching would hand a second `new Function`
+ * of the same source the first one's feedback, so each measurement gets a process of its own.
+ */
+function coldRun(workload: Workload, ruleCount: number, evaluator: ColdEvaluator): ColdResult {
+  const { parameters, rules, patients } = workload.generate(ruleCount, COLD_PATIENTS, random(20250101 + ruleCount));
+  const startPrepare = cpuNs();
+  let run: (patients: Answers[]) => void;
+  if (evaluator === 'engine') {
+    // What a population run calls: all its patients at once (evaluateMany).
+    const compiled = compileRuleSet(rules, parameters);
+    const out = new Uint8Array(rules.length * patients.length);
+    run = (all) => {
+      compiled.evaluateMany(all, out);
+    };
+  } else if (evaluator === 'engine/one-by-one') {
+    const compiled = compileRuleSet(rules, parameters);
+    const out = new Uint8Array(rules.length);
+    run = (all) => {
+      for (const answers of all) compiled.evaluateInto(answers, out);
+    };
+  } else {
+    const hand = handGenerated(rules, parameters, 250, evaluator === 'hand/literal' ? 'literal' : 'own-keys');
+    const out = new Uint8Array(rules.length);
+    run = (all) => {
+      for (const answers of all) hand(answers, out);
+    };
+  }
+  const prepareMs = (cpuNs() - startPrepare) / 1e6;
+  const start = cpuNs();
+  run(patients);
+  return { prepareMs, perPatientNs: (cpuNs() - start) / patients.length };
+}
+
+function coldInChild(workload: Workload, ruleCount: number, evaluator: ColdEvaluator): ColdResult {
+  const output = execFileSync(process.execPath, [__filename, '--cold', workload.title, String(ruleCount), evaluator], { encoding: 'utf8' });
+  return JSON.parse(output) as ColdResult;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function runCold(workload: Workload): Record<number, { engine: number; hand: number }> {
+  console.log(
+    `\n#### ${workload.title}: a population run's first ${COLD_PATIENTS.toLocaleString('en-US')} patients, cold\n\n` +
+      `Each figure is the median of ${COLD_RUNS} fresh processes: the rule set prepared, then ${COLD_PATIENTS.toLocaleString('en-US')} patients evaluated with no warm-up.\n`,
+  );
+  console.log('| rules | evaluator | µs per patient | prepared in ms | × hand-written |');
+  console.log('|---:|---|---:|---:|---:|');
+  const summary: Record<number, { engine: number; hand: number }> = {};
+  for (const size of SIZES) {
+    const runs: Record<string, ColdResult[]> = {};
+    for (let run = 0; run < COLD_RUNS; run++)
+      for (const evaluator of COLD_EVALUATORS) (runs[evaluator] ??= []).push(coldInChild(workload, size.rules, evaluator));
+    const result = (evaluator: ColdEvaluator): ColdResult => ({
+      prepareMs: median(runs[evaluator].map((r) => r.prepareMs)),
+      perPatientNs: median(runs[evaluator].map((r) => r.perPatientNs)),
+    });
+    const hands = COLD_EVALUATORS.filter((e) => e.startsWith('hand/')).map((e) => [e, result(e)] as const);
+    const [bestHand, hand] = hands.reduce((a, b) => (b[1].perPatientNs < a[1].perPatientNs ? b : a));
+    const engine = result('engine');
+    const row = (name: string, r: ColdResult): void =>
+      console.log(
+        `| ${size.rules.toLocaleString('en-US')} | ${name} | ${fmt(r.perPatientNs / 1000, 1)} | ${fmt(r.prepareMs, 1)} | ${fmt(r.perPatientNs / hand.perPatientNs, 2)} |`,
+      );
+    for (const [name, r] of hands) row(`hand-written code, ${name.slice(5)} reads${name === bestHand ? ' (the limit)' : ''}`, r);
+    row('compiled engine, one patient a call (evaluateInto)', result('engine/one-by-one'));
+    row('compiled engine, all patients in one call (evaluateMany)', engine);
+    summary[size.rules] = { engine: engine.perPatientNs, hand: hand.perPatientNs };
+  }
+  console.log('');
+  for (const size of SIZES) {
+    const { engine, hand } = summary[size.rules];
+    console.log(
+      `Goal at ${size.rules.toLocaleString('en-US')} rules, first ${COLD_PATIENTS.toLocaleString('en-US')} patients cold: within 1.5× of hand-written: ${fmt(engine / hand, 2)}× (${engine / hand <= 1.5 ? 'met' : 'NOT met'}).`,
+    );
+  }
+  return summary;
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--cold') {
+    const workload = WORKLOADS.find((w) => w.title === process.argv[3]);
+    if (!workload) throw new Error(`No workload ${process.argv[3]}`);
+    process.stdout.write(JSON.stringify(coldRun(workload, Number(process.argv[4]), process.argv[5] as ColdEvaluator)));
+    return;
+  }
   const started = Date.now();
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}`;
   console.log(
@@ -234,6 +381,7 @@ async function main(): Promise<void> {
   for (const workload of WORKLOADS) {
     if (only && !workload.title.toLowerCase().startsWith(only)) continue;
     const summary = await runWorkload(workload, problems);
+    if (workload.cold) runCold(workload);
     const at1000 = summary[1000];
     if (workload.jre)
       console.log(

@@ -30,6 +30,12 @@ export interface CompiledRuleSet {
   evaluate(answers: Answers, options?: EvaluationOptions): Tri[];
   /** Allocation-free variant: writes RESULT_FALSE / RESULT_UNKNOWN / RESULT_TRUE per rule into `out`. */
   evaluateInto(answers: Answers, out: Uint8Array, options?: EvaluationOptions): Uint8Array;
+  /**
+   * Many patients in one call (population runs, impact preview): patient p's result for rule i is
+   * written at out[p * rules.length + i], the codes and results of evaluateInto, one options for all.
+   * Runs the rule code in loops over the patients, so it is optimised early in a run (OSR).
+   */
+  evaluateMany(patients: readonly Answers[], out: Uint8Array, options?: EvaluationOptions): Uint8Array;
   /** The full trace of one rule, from the interpreter (for the explanation shown to clinicians). */
   explain(ruleIndex: number, answers: Answers, options?: EvaluationOptions): RuleEvaluation;
   /** The generated JavaScript, for audit. */
@@ -197,9 +203,9 @@ function conditionBits(c: PreparedCondition, gen: Generator, uses: Set<string>):
  * neutral (T = 1, F = 0 inside its group), a group with no answered condition drops out of the
  * OR (C = 0), and with nothing answered at all the rule is false.
  */
-function ruleCode(prepared: PreparedRule, i: number, gen: Generator, uses: Set<string>, mode: EvaluationMode): string {
+function ruleCode(prepared: PreparedRule, i: number, gen: Generator, uses: Set<string>, mode: EvaluationMode, at: string): string {
   const { groups, conditions } = prepared;
-  if (groups.length === 0) return `o[${i}]=0;`;
+  if (groups.length === 0) return `o[${at}${i}]=0;`;
   const ts: string[] = [];
   const fs: string[] = [];
   for (const group of groups) {
@@ -229,23 +235,40 @@ function ruleCode(prepared: PreparedRule, i: number, gen: Generator, uses: Set<s
       fs.push(`(${gf.join('|')})`);
     }
   }
-  return `o[${i}]=1+(${ts.join('|')})-(${fs.join('&')});`;
+  return `o[${at}${i}]=1+(${ts.join('|')})-(${fs.join('&')});`;
 }
 
-function generateChunks(prepared: PreparedRule[], gen: Generator, mode: EvaluationMode, perFunction: number): string {
+/**
+ * The rule code in functions of about `perFunction` conditions. One patient per call (`o[i]`), or,
+ * for a batch (`slots` given), a loop over `c` patients whose registers lie `slots` apart and whose
+ * results start at `s`, row after row: the loop lives in the generated function, so V8 optimises
+ * it on the stack (OSR) after a few patients instead of after thousands of calls.
+ */
+function generateChunks(prepared: PreparedRule[], gen: Generator, mode: EvaluationMode, perFunction: number, slots?: number): string {
   const functions: string[] = [];
   let body = '';
   let uses = new Set<string>();
   let size = 0;
   const flush = (): void => {
     if (body === '') return;
-    functions.push(`function(o,nd){${uses.size > 0 ? `var ${[...uses].join(',')};` : ''}\n${body}}`);
+    if (slots === undefined) functions.push(`function(o,nd){${uses.size > 0 ? `var ${[...uses].join(',')};` : ''}\n${body}}`);
+    else {
+      const all = [...uses];
+      // Constants (k: K[n]) once; registers (L[j]...) per patient, at the patient's offset q.
+      const constants = all.filter((u) => u.startsWith('k'));
+      const registers = all.filter((u) => !u.startsWith('k')).map((u) => u.replace('[', '[q+'));
+      functions.push(
+        `function(o,nd,c,s){var p,q,b${all.length > 0 ? `,${all.map((u) => u.slice(0, u.indexOf('='))).join(',')}` : ''};` +
+          `${constants.map((u) => `${u};`).join('')}\nfor(p=0,q=0,b=s;p<c;p++,q+=${slots},b+=${prepared.length}){` +
+          `${registers.map((u) => `${u};`).join('')}\n${body}}}`,
+      );
+    }
     body = '';
     uses = new Set<string>();
     size = 0;
   };
   prepared.forEach((rule, i) => {
-    body += `${ruleCode(rule, i, gen, uses, mode)}\n`;
+    body += `${ruleCode(rule, i, gen, uses, mode, slots === undefined ? '' : 'b+')}\n`;
     size += Math.max(1, rule.conditions.length);
     if (size >= perFunction) flush();
   });
@@ -254,36 +277,128 @@ function generateChunks(prepared: PreparedRule[], gen: Generator, mode: Evaluati
 }
 
 /**
- * Reads each answer once, with its key as a constant at its own site (fast property access).
- * Only own properties count, so an answer keyed "constructor" never reads Object.prototype;
- * the own-property check is only paid when the key could be inherited (m: 0 no prototype,
- * 1 a plain object, 2 anything else). Plain finite numbers for numeric parameters take the
- * inline path; everything else goes through the same conversions the interpreter uses.
+ * The conversion of one slot's answer `v` (an own property's value) into its registers, inline for
+ * the common shapes and through sl() (the interpreter's conversions) for everything else:
+ * - numeric: finite numbers, and bands with two finite ends min < max, read as readInterval()
+ *   reads them (only an explicit false opens an end, which moves it to the next double inside;
+ *   nothing left inside is unreadable);
+ * - boolean: true and false;
+ * - text: strings whose trimmed length is neither 0 (blank) nor 7 (could be 'unknown');
+ * - date: 'YYYY-MM-DD' of a real day (dy; anything else, blank included, goes to sl()).
  */
-function generateLoad(gen: Generator): string {
-  const lines = gen.slots.map((slot, j) => {
-    const k = `k${gen.constant(slot.key)}`;
-    const read = `v=a[${k}];if(v!==undefined&&m!==0&&(m===2||${k} in op)&&!hz.call(a,${k}))v=undefined;`;
-    const numericOnly = slot.numeric && !slot.boolean && !slot.day && !slot.text && !slot.lower;
-    if (!numericOnly) return `${read}sl(v,${j});`;
-    // Inline: finite numbers, no answer, and bands with two finite ends min < max, read as
-    // readInterval() reads them (only an explicit false opens an end, which moves it to the next
-    // double inside; nothing left inside is unreadable). Everything else goes through sl().
+function convertCode(slot: Slot, slotIndex: number, at: string): string {
+  const kinds = [slot.numeric, slot.boolean, slot.day, slot.text || slot.lower].filter(Boolean).length;
+  const j = `${at}${slotIndex}`;
+  const slow = `sl(v,${slotIndex},${j});`;
+  if (kinds !== 1) return slow;
+  if (slot.numeric)
     return (
-      `${read}if(typeof v===tn&&v-v===0){P[${j}]=1;L[${j}]=v;H[${j}]=v;}` +
-      `else if(v===undefined){P[${j}]=0;L[${j}]=NaN;H[${j}]=NaN;}` +
+      `if(typeof v===tn&&v-v===0){P[${j}]=1;L[${j}]=v;H[${j}]=v;}` +
       `else if(typeof v===to&&v!==null&&v.type===tr&&typeof(x=v.min)===tn&&typeof(y=v.max)===tn&&x-x===0&&y-y===0&&x<y)` +
       `{P[${j}]=1;x=v.min_inclusive===false?nu(x):x;y=v.max_inclusive===false?nd(y):y;if(x<=y){L[${j}]=x;H[${j}]=y;}else{L[${j}]=NaN;H[${j}]=NaN;}}` +
-      `else sl(v,${j});`
+      `else ${slow}`
     );
-  });
-  const keys = [...new Set(gen.slots.map((slot) => gen.constant(slot.key)))].map((k) => `k${k}=K[${k}]`);
-  return `return function(a){var v,x,y,pr=gp(a),m=pr===null?0:pr===op?1:2${keys.length > 0 ? `,${keys.join(',')}` : ''};\n${lines.join('\n')}\n};`;
+  if (slot.boolean) return `if(v===true){P[${j}]=1;B[${j}]=1;}else if(v===false){P[${j}]=1;B[${j}]=0;}else ${slow}`;
+  if (slot.day) return `if(typeof v===ts&&(x=dy(v))===x){P[${j}]=1;D[${j}]=x;}else ${slow}`;
+  return (
+    `if(typeof v===ts&&(y=v.trim().length)!==0&&y!==7){P[${j}]=1;S[${j}]=v;` +
+    `${slot.lower ? `W[${j}]=v.toLowerCase();` : ''}}else ${slow}`
+  );
 }
 
-type LoadFn = (answers: Answers) => void;
+/**
+ * Reads the answers a patient has: their own keys (Object.getOwnPropertyNames: own properties
+ * only, so an answer keyed "constructor" never reads Object.prototype), each looked up in the
+ * map of keys the rules use and converted at its slot's case. Registers of keys not given keep
+ * the "no answer" values set first (what sl() makes of undefined). On sparse answer maps of many
+ * object shapes this reads only what is there and never reads a missing key: a read per rule key
+ * at its own site cost ~150 ns on such maps (megamorphic), a key walked here ~30 ns.
+ */
+function generateLoad(gen: Generator, batch: boolean): string {
+  const slots = gen.slots;
+  // One patient's registers: all of them, or in a batch the `slots.length` from q on.
+  const range = batch ? `,q,q+${slots.length}` : '';
+  const resets = [
+    `P.fill(0${range});`,
+    slots.some((s) => s.numeric) ? `L.fill(NaN${range});H.fill(NaN${range});` : '',
+    slots.some((s) => s.boolean) ? `B.fill(${BOOL_UNKNOWN}${range});` : '',
+    slots.some((s) => s.day) ? `D.fill(NaN${range});` : '',
+    slots.some((s) => s.text || s.lower) ? `S.fill(null${range});W.fill(null${range});` : '',
+  ].join('');
+  const cases = slots.map((slot, j) => `case ${j}:${convertCode(slot, j, batch ? 'q+' : '')}break;`);
+  return (
+    `return function(a,q){var ks=gn(a),n=ks.length,i,k,j,v,x,y;${resets}\n` +
+    `for(i=0;i<n;i++){k=ks[i];j=M.get(k);if(j===undefined)continue;v=a[k];switch(j){\n${cases.join('\n')}\n}}\n};`
+  );
+}
 
-const PARAMETER_NAMES = ['L', 'H', 'B', 'D', 'S', 'W', 'P', 'K', 'hz', 'tn', 'sl', 'gp', 'op', 'to', 'tr', 'nu', 'nd'];
+/**
+ * The calendar day of 'YYYY-MM-DD' (years 100 to 9999), as toDay() reads it; NaN for anything
+ * else, which then goes to toDay() itself. Days from the civil date (proleptic Gregorian, as Date).
+ */
+export function isoDay(s: string): number {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return NaN;
+  let year = 0;
+  for (let i = 0; i < 4; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return NaN;
+    year = year * 10 + c;
+  }
+  const m1 = s.charCodeAt(5) - 48;
+  const m2 = s.charCodeAt(6) - 48;
+  const d1 = s.charCodeAt(8) - 48;
+  const d2 = s.charCodeAt(9) - 48;
+  if (m1 < 0 || m1 > 9 || m2 < 0 || m2 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return NaN;
+  const month = m1 * 10 + m2;
+  const day = d1 * 10 + d2;
+  if (year < 100 || month < 1 || month > 12 || day < 1) return NaN;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const length = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  if (day > length) return NaN;
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+type LoadFn = (answers: Answers, offset?: number) => void;
+type BatchChunkFn = (out: Uint8Array, referenceDay: number, count: number, start: number) => void;
+
+/** Patients loaded together by evaluateMany before the rule code runs over them. */
+const BATCH = 256;
+/**
+ * Below this many conditions evaluateMany runs the one-patient code patient by patient: in a fresh
+ * process the first 1,000 patients of 100 rules (~300 conditions) took ~70 µs each in the loops and
+ * ~35-50 µs one by one, while at 1,000 and 10,000 rules the loops took 0.6-0.7× the one-by-one time
+ * (docs/benchmarks.md, "Engine at population speed").
+ */
+const BATCH_MIN_CONDITIONS = 1000;
+
+interface Registers {
+  L: Float64Array;
+  H: Float64Array;
+  B: Uint8Array;
+  D: Float64Array;
+  S: (string | null)[];
+  W: (string | null)[];
+  P: Uint8Array;
+}
+
+function registers(size: number): Registers {
+  return {
+    L: new Float64Array(size),
+    H: new Float64Array(size),
+    B: new Uint8Array(size),
+    D: new Float64Array(size),
+    S: new Array<string | null>(size).fill(null),
+    W: new Array<string | null>(size).fill(null),
+    P: new Uint8Array(size),
+  };
+}
+
+const PARAMETER_NAMES = ['L', 'H', 'B', 'D', 'S', 'W', 'P', 'K', 'M', 'gn', 'tn', 'ts', 'sl', 'to', 'tr', 'nu', 'nd', 'dy'];
 
 function instantiate<T>(source: string, environment: unknown[]): T {
   // The source is built only from fixed templates, indexes and validated numbers (see lit()).
@@ -307,49 +422,61 @@ export function compileRuleSet(
 
   // Generating one mode registers every slot and constant; the other mode reuses them.
   const unknownSource = generateChunks(prepared, gen, 'unknown', perFunction);
-  const loadSource = generateLoad(gen);
+  const loadSource = generateLoad(gen, false);
   const slots = gen.slots;
   const n = slots.length;
-  const L = new Float64Array(n);
-  const H = new Float64Array(n);
-  const B = new Uint8Array(n);
-  const D = new Float64Array(n);
-  const S: (string | null)[] = new Array<string | null>(n).fill(null);
-  const W: (string | null)[] = new Array<string | null>(n).fill(null);
-  const P = new Uint8Array(n);
   const K = Object.freeze([...gen.constants]);
+  const slotOf = new Map(slots.map((slot, j) => [slot.key, j]));
 
-  /** The interpreter's conversions, for every answer that is not a plain finite number. */
-  const convert = (v: unknown, j: number): void => {
-    const slot = slots[j];
-    const blank = isBlank(v);
-    P[j] = blank ? 0 : 1;
-    if (slot.numeric) {
-      const interval = blank ? null : readInterval(v);
-      L[j] = interval === null ? NaN : interval.lo;
-      H[j] = interval === null ? NaN : interval.hi;
-    }
-    if (slot.boolean) B[j] = blank ? BOOL_UNKNOWN : toBooleanCode(v);
-    if (slot.day) D[j] = blank ? NaN : toDay(v);
-    if (slot.text || slot.lower) {
-      const text = blank || (slot.sentinelIsUnknown && isUnknownSentinel(v)) ? null : toText(v);
-      S[j] = text;
-      W[j] = slot.lower && text !== null ? text.toLowerCase() : null;
-    }
+  /** The code's environment over a set of registers, with the interpreter's conversions for every answer the inline code leaves. */
+  const environmentFor = ({ L, H, B, D, S, W, P }: Registers): unknown[] => {
+    const convert = (v: unknown, j: number, at: number): void => {
+      const slot = slots[j];
+      const blank = isBlank(v);
+      P[at] = blank ? 0 : 1;
+      if (slot.numeric) {
+        const interval = blank ? null : readInterval(v);
+        L[at] = interval === null ? NaN : interval.lo;
+        H[at] = interval === null ? NaN : interval.hi;
+      }
+      if (slot.boolean) B[at] = blank ? BOOL_UNKNOWN : toBooleanCode(v);
+      if (slot.day) D[at] = blank ? NaN : toDay(v);
+      if (slot.text || slot.lower) {
+        const text = blank || (slot.sentinelIsUnknown && isUnknownSentinel(v)) ? null : toText(v);
+        S[at] = text;
+        W[at] = slot.lower && text !== null ? text.toLowerCase() : null;
+      }
+    };
+    return [
+      ...[L, H, B, D, S, W, P, K, slotOf],
+      Object.getOwnPropertyNames,
+      'number',
+      'string',
+      convert,
+      'object',
+      'range',
+      nextUp,
+      nextDown,
+      isoDay,
+    ];
   };
-  const environment = [
-    ...[L, H, B, D, S, W, P, K],
-    Object.prototype.hasOwnProperty,
-    'number',
-    convert,
-    Object.getPrototypeOf,
-    Object.prototype,
-    'object',
-    'range',
-    nextUp,
-    nextDown,
-  ];
+  const environment = environmentFor(registers(n));
   const load = instantiate<LoadFn>(loadSource, environment);
+
+  /** evaluateMany's code and registers, made on its first call. */
+  let batch: { environment: unknown[]; load: LoadFn; chunks: Map<EvaluationMode, BatchChunkFn[]> } | null = null;
+  const batchFor = (mode: EvaluationMode): { load: LoadFn; chunks: BatchChunkFn[] } => {
+    if (!batch) {
+      const env = environmentFor(registers(n * BATCH));
+      batch = { environment: env, load: instantiate<LoadFn>(generateLoad(gen, true), env), chunks: new Map() };
+    }
+    let chunks = batch.chunks.get(mode);
+    if (!chunks) {
+      chunks = instantiate<BatchChunkFn[]>(generateChunks(prepared, gen, mode, perFunction, n), batch.environment);
+      batch.chunks.set(mode, chunks);
+    }
+    return { load: batch.load, chunks };
+  };
   const sources = new Map<EvaluationMode, string>([['unknown', unknownSource]]);
   const programs = new Map<EvaluationMode, ChunkFn[]>([['unknown', instantiate<ChunkFn[]>(unknownSource, environment)]]);
 
@@ -376,9 +503,29 @@ export function compileRuleSet(
     return out;
   };
 
+  const conditionCount = prepared.reduce((sum, rule) => sum + rule.conditions.length, 0);
+  const evaluateMany = (patients: readonly Answers[], out: Uint8Array, opts?: EvaluationOptions): Uint8Array => {
+    const size = prepared.length;
+    if (out.length < patients.length * size) throw new RangeError(`out must hold ${patients.length * size} results`);
+    if (conditionCount < BATCH_MIN_CONDITIONS) {
+      const row = new Uint8Array(size);
+      for (let p = 0; p < patients.length; p++) out.set(evaluateInto(patients[p], row, opts), p * size);
+      return out;
+    }
+    const { load: loadAt, chunks } = batchFor(opts?.unanswered === 'skip' ? 'skip' : 'unknown');
+    const day = usesReferenceDay ? referenceDay(opts?.now) : NaN;
+    for (let start = 0; start < patients.length; start += BATCH) {
+      const count = Math.min(BATCH, patients.length - start);
+      for (let p = 0; p < count; p++) loadAt(patients[start + p], p * n);
+      for (let c = 0; c < chunks.length; c++) chunks[c](out, day, count, start * size);
+    }
+    return out;
+  };
+
   return {
     rules,
     evaluateInto,
+    evaluateMany,
     evaluate(answers, opts) {
       const out = evaluateInto(answers, new Uint8Array(prepared.length), opts);
       const results = new Array<Tri>(prepared.length);
