@@ -503,7 +503,9 @@ describe('a unit conversion with guideline equivalents is validated', () => {
     expect(pairs('hba1c')).toEqual([
       [39, 5.7],
       [48, 6.5],
-      [53, 7.0],
+      [53, 7],
+      [64, 8],
+      [75, 9],
     ]);
     expect(pairs('fasting_glucose')).toEqual(
       expect.arrayContaining([
