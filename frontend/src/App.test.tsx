@@ -11,7 +11,7 @@ describe('routes and guards', () => {
     expect(await screen.findByText('Intelligent diabetes management system powered by AI-driven diagnostic rules')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/auth');
     expect(screen.getByRole('link', { name: 'Sign In / Sign Up' })).toHaveAttribute('href', '/auth');
-    expect(screen.getByText(/© 2025/)).toBeInTheDocument();
+    expect(screen.getByText(`© ${new Date().getFullYear()}`, { exact: false })).toBeInTheDocument();
     expect(screen.getAllByRole('article')).toHaveLength(3);
   });
 
