@@ -31,7 +31,7 @@ describe('public pages', () => {
       .or(page.getByRole('button', { name: 'Get Started' }))
       .first()
       .waitFor();
-    await page.getByText(/2025/).first().waitFor();
+    await page.getByText(`© ${new Date().getFullYear()}`, { exact: false }).first().waitFor();
     await screenshot(page, 'landing');
     await expectAccessible(page);
     await page.close();
