@@ -1,6 +1,7 @@
 import { createDataSource } from '../../backend/src/database/data-source';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/database/embedded';
 import { CdsHookGenerationWhatCallsRead1796150000000 } from '../../backend/src/database/migrations/1796150000000-CdsHookGenerationWhatCallsRead';
+import { AnswerOneRoundTrip1796610000000 } from '../../backend/src/database/migrations/1796610000000-AnswerOneRoundTrip';
 import { createTestDatabase } from '../support/app';
 
 const tables = async (ds: ReturnType<typeof createDataSource>) =>
@@ -221,6 +222,48 @@ describe('migrations', () => {
       expect(await generation()).toBe(start + 2n);
     } finally {
       await runner.release();
+    }
+  });
+
+  it("AnswerOneRoundTrip: down() folds each assessment's appended log rows back into debug_log, after what it held, in step order; up() starts an empty log", async () => {
+    await ds.runMigrations({ transaction: 'each' });
+    const [user] = await ds.query(`INSERT INTO users (email) VALUES ('log.down@clinic.test') RETURNING id`);
+    const insert = async () =>
+      (
+        await ds.query(
+          `INSERT INTO assessments (user_id, rule_set_versions, debug_log, is_completed, completed_at)
+           VALUES ($1, '[]', $2, true, now()) RETURNING id`,
+          [user.id, JSON.stringify([{ entry: 'kept from before' }])],
+        )
+      )[0].id as string;
+    const appended = await insert();
+    const untouched = await insert();
+    // Out of order on purpose: down() orders by step, then by position within a step.
+    await ds.query(`INSERT INTO assessment_log (assessment_id, step, entries) VALUES ($1, 2, $2), ($1, 0, $3), ($1, 1, $4)`, [
+      appended,
+      JSON.stringify([{ entry: 'answer 2' }]),
+      JSON.stringify([{ entry: 'start a' }, { entry: 'start b' }]),
+      JSON.stringify([{ entry: 'answer 1' }]),
+    ]);
+    const log = async (id: string) => (await ds.query(`SELECT debug_log FROM assessments WHERE id = $1`, [id]))[0].debug_log;
+    const migration = new AnswerOneRoundTrip1796610000000();
+    const runner = ds.createQueryRunner();
+    try {
+      await migration.down(runner);
+      expect(await log(appended)).toEqual([
+        { entry: 'kept from before' },
+        { entry: 'start a' },
+        { entry: 'start b' },
+        { entry: 'answer 1' },
+        { entry: 'answer 2' },
+      ]);
+      expect(await log(untouched)).toEqual([{ entry: 'kept from before' }]);
+      await migration.up(runner);
+      expect(await ds.query(`SELECT count(*)::int AS n FROM assessment_log`)).toEqual([{ n: 0 }]);
+    } finally {
+      await runner.release();
+      await ds.query(`DELETE FROM assessments WHERE user_id = $1`, [user.id]);
+      await ds.query(`DELETE FROM users WHERE id = $1`, [user.id]);
     }
   });
 });
