@@ -302,4 +302,65 @@ jest.setTimeout(120_000);
     );
     expect(rows[0]).toEqual({ rows: SESSIONS, ids: SESSIONS, recommended: SESSIONS, complete: SESSIONS });
   }, 240_000);
+  it('Diagnostic Assistant conversations answered over both processes in turn: every answer kept, each once, in order', async () => {
+    const admin = await createUser(t, 'admin');
+    const users: TestUser[] = await Promise.all(Array.from({ length: 4 }, () => createUser(t, 'pcp')));
+    const parameters: ParameterJson[] = [];
+    for (let i = 0; i < 4; i++)
+      parameters.push(await createParameter(t, admin, { name: `chat_scale_${i}`, display_name: `Chat scale ${i}` }));
+    await createPublishedRuleSet(t, admin, [
+      { name: 'Chat all high', conditions: parameters.map((p) => cond(p, '>', 5)), actions: [action('Review')] },
+    ]);
+    // Each process answers every other question of a conversation: its own copy of the row is stale half the time.
+    const post = async (path: string, user: TestUser, body: object, status: number) => {
+      const res = await fetch(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: { ...user.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status} ${text}`);
+      return JSON.parse(text);
+    };
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const user = users[i % users.length];
+        let body = await post('/api/chat-sessions', user, {}, 201);
+        while (body.pending?.kind === 'question') {
+          body = await post(
+            `/api/chat-sessions/${body.id}/answers`,
+            user,
+            { parameter_id: body.pending.parameter_id, value: 6 + (i % 3) },
+            200,
+          );
+        }
+        // Both published "all high" sets match: the conversation offers a choice.
+        const chose = body.pending?.kind === 'choice';
+        if (chose) body = await post(`/api/chat-sessions/${body.id}/choice`, user, { rule_id: body.pending.options[0].value }, 200);
+        expect(body.is_completed).toBe(true);
+        return { id: body.id as string, chose };
+      }),
+    );
+    const chose = new Map(ids.map((x) => [x.id, x.chose ? 1 : 0]));
+    const { rows } = await pool.query(
+      `SELECT id, current_step, jsonb_array_length(answered_parameters) AS answered,
+              (SELECT count(DISTINCT x) FROM jsonb_array_elements_text(answered_parameters) x)::int AS distinct_answered,
+              (SELECT count(*) FROM jsonb_array_elements(conversation_history) m WHERE m->>'type' = 'answer')::int AS answer_messages,
+              (SELECT count(*) FROM jsonb_array_elements(matched_rules) m WHERE m->>'rule_name' = 'Chat all high')::int AS matched
+         FROM chatbot_sessions WHERE id = ANY($1) ORDER BY id`,
+      [ids.map((x) => x.id)],
+    );
+    expect(rows).toHaveLength(20);
+    // Every question of the published rules answered exactly once (this file's earlier rule sets are published too,
+    // and then a choice between the matches follows: an answer message and a step of its own).
+    for (const r of rows) {
+      expect(r.answered).toBeGreaterThanOrEqual(4);
+      expect({ distinct: r.distinct_answered, messages: r.answer_messages, step: r.current_step, matched: r.matched }).toEqual({
+        distinct: r.answered,
+        messages: r.answered + chose.get(r.id)!,
+        step: r.answered + 1 + chose.get(r.id)!,
+        matched: 1,
+      });
+    }
+  }, 240_000);
 });

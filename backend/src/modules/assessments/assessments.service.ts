@@ -69,7 +69,7 @@ export class AssessmentsService {
   ) {}
 
   /** The in-progress assessments this process wrote last (see WrittenRows). */
-  private readonly written = new WrittenRows();
+  private readonly written = new WrittenRows<Row>();
 
   /**
    * Loads the active rules of the published, active rule sets and asks the first question (or completes at once).

@@ -25,6 +25,7 @@ import { ChatSessionsRepository, type ChatChanges, type ChatSessionRow } from '.
 import { enteredOf, noFindingText, toActions, toMatchedRule, toRuledOut, toUndetermined } from './outcome';
 import { checkWithCodes, KnowledgeFacts, guardOf, nothingSeen, type Seen } from './knowledge-facts';
 import { PublishedRules, type Knowledge } from './published-rules';
+import { WrittenRows } from './written-rows';
 
 type Row = ChatSessionRow;
 type Changes = ChatChanges;
@@ -49,6 +50,9 @@ function message(type: ChatMessage['type'], content: string, at: Date, extra: Pa
 /** The Diagnostic Assistant (spec sections 3, 4 and 7): a chatbot_sessions row per conversation, only its owner may reach it. */
 @Injectable()
 export class ChatSessionsService {
+  /** The open conversations this process wrote last (see WrittenRows): an answer to one needs no read. */
+  private readonly written = new WrittenRows<Row>();
+
   constructor(
     private readonly repo: ChatSessionsRepository,
     private readonly published: PublishedRules,
@@ -75,6 +79,7 @@ export class ChatSessionsService {
       pending,
       created_at: at,
     });
+    if (!row.is_completed) this.written.keep(row);
     return toJson(row);
   }
 
@@ -223,16 +228,39 @@ export class ChatSessionsService {
    */
   private async write(id: string, user: AuthUser, decide: (row: Row, seen: Seen) => Promise<Changes | null>): Promise<ChatSessionJson> {
     for (let attempt = 1; ; attempt++) {
+      const copy = this.written.take(id, user.id);
+      if (copy) {
+        // Decided on this process's copy: only a write that applies counts; a repeat, a refusal or a lost race is
+        // decided again on the stored row.
+        const done = await this.tryWrite(copy, decide, true).catch(() => null);
+        if (done) return done;
+        this.written.drop(id);
+      }
       const row = await this.own(id, user);
-      // Wording and LOINC codes as kept in this process (KnowledgeFacts): the write applies only while they are current.
-      const seen = nothingSeen();
-      const c = await decide(row, seen);
-      if (!c) return toJson(row);
-      const { row: written, generation } = await this.repo.apply(id, row.current_step, c, guardOf(seen));
-      if (written) return toJson(written);
-      if (guardOf(seen) !== null && generation !== seen.generation) this.facts.forget(generation);
+      const done = await this.tryWrite(row, decide, false);
+      if (done) return done;
       if (attempt >= MAX_ATTEMPTS) throw staleStep(row);
     }
+  }
+
+  /** Decides on `row` and writes; null when another write (or a knowledge change) got there first. */
+  private async tryWrite(
+    row: Row,
+    decide: (row: Row, seen: Seen) => Promise<Changes | null>,
+    copy: boolean,
+  ): Promise<ChatSessionJson | null> {
+    // Wording and LOINC codes as kept in this process (KnowledgeFacts): the write applies only while they are current.
+    const seen = nothingSeen();
+    const c = await decide(row, seen);
+    if (!c) return copy ? null : toJson(row);
+    const { row: written, generation } = await this.repo.apply(row.id, row.current_step, c, guardOf(seen));
+    if (written) {
+      if (written.is_completed) this.written.drop(row.id);
+      else this.written.keep(written);
+      return toJson(written);
+    }
+    if (guardOf(seen) !== null && generation !== seen.generation) this.facts.forget(generation);
+    return null;
   }
 
   private async own(id: string, user: AuthUser): Promise<Row> {
