@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CLINICAL_ROLES, type FhirResourceJson } from '@cds/contracts';
 import { Roles } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
-import { FhirJsonInterceptor } from '../fhir';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
 import { MeasuresService, paramsOf } from './measures.service';
 
 const FHIR_JSON = { contentType: 'application/fhir+json' };

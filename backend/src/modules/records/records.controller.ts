@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type FhirBundleResponseJson } from '@cds/contracts';
 import { Roles } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
-import { FhirJsonInterceptor } from '../fhir';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
 import { RecordsService } from './records.service';
 
 @ApiTags('records')
