@@ -131,7 +131,9 @@ export class PublishedRules {
   /** Every question of these versions in the clinical form's order, worded as stored now (the FHIR Questionnaire's items). */
   questions(k: Knowledge): Promise<QuestionJson[]> {
     return Promise.all(
-      clinicalQuestionOrder(k.rules, k.parameters).map(async (p) => questionJson(questionFor(p, k.rules, k.parameters), await this.questionText(p))),
+      clinicalQuestionOrder(k.rules, k.parameters).map(async (p) =>
+        questionJson(questionFor(p, k.rules, k.parameters), await this.questionText(p)),
+      ),
     );
   }
 

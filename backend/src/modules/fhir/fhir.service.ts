@@ -4,7 +4,16 @@ import { clinicalStart, clinicalStep, questionFor, type Answers, type AnswerValu
 import type { Extension, Questionnaire, QuestionnaireResponse } from '@medplum/fhirtypes';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { conflict, DomainError, notFound } from '../../common/errors';
-import { askedTwice, enteredOf, PublishedRules, questionJson, recordAnswer, toResult, type AnswerDto, type Knowledge } from '../assessments';
+import {
+  askedTwice,
+  enteredOf,
+  PublishedRules,
+  questionJson,
+  recordAnswer,
+  toResult,
+  type AnswerDto,
+  type Knowledge,
+} from '../assessments';
 import { RuleVersionsService } from '../rules';
 import { guidanceResults } from './bundles';
 import { clean, questionnaire, questionnaireUrl, type FhirContext, type VersionInfo } from './fhir-resources';
