@@ -6,7 +6,7 @@ import { dataSourceOptions } from './database/data-source';
 import { ApprovalsModule } from './modules/approvals/approvals.module';
 import { AssessmentsModule } from './modules/assessments/assessments.module';
 import { CdsHooksModule } from './modules/cds-hooks/cds-hooks.module';
-import { FhirModule } from './modules/fhir/fhir.module';
+import { FhirModule } from './modules/fhir';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthController } from './modules/health/health.controller';
 import { ParametersModule } from './modules/parameters/parameters.module';

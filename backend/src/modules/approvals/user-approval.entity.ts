@@ -1,9 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { ApprovalStatus, Role } from '@cds/contracts';
 import { User } from '../users/user.entity';
+import { roleCheck } from '../../common/role-check';
 
 @Entity('user_approvals')
-@Check('CHK_user_approvals_role', `"requested_role" IN ('admin', 'super_admin', 'pcp')`)
+@Check('CHK_user_approvals_role', roleCheck('requested_role'))
 @Check('CHK_user_approvals_status', `"status" IN ('pending', 'approved', 'rejected')`)
 @Check('CHK_user_approvals_decision', `("status" = 'pending') = ("decided_at" IS NULL)`)
 // At most one pending request per user: a double click cannot queue two.

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ADMIN_ROLES,
@@ -6,6 +6,7 @@ import {
   type AssessmentJson,
   type AssessmentSummaryJson,
   type ChatSessionJson,
+  type FhirBundleJson,
   type RuleSetAnalytics,
 } from '@cds/contracts';
 import { parseListQuery, type Page } from '../../common/pagination';
@@ -17,13 +18,18 @@ import { CHAT_SESSION_SORTABLE } from './chat-sessions.repository';
 import { ChatSessionsService } from './chat-sessions.service';
 import { RuleAnalyticsService } from './rule-analytics.service';
 import { ContractResponse } from '../../common/contract-response';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
+import { AssessmentFhir } from './assessment-fhir';
 
 @ApiTags('assessments')
 @ApiBearerAuth()
 @Roles(...CLINICAL_ROLES)
 @Controller('assessments')
 export class AssessmentsController {
-  constructor(private readonly assessments: AssessmentsService) {}
+  constructor(
+    private readonly assessments: AssessmentsService,
+    private readonly fhir: AssessmentFhir,
+  ) {}
 
   @ContractResponse('AssessmentJson')
   @Post()
@@ -60,6 +66,18 @@ export class AssessmentsController {
   @ApiOperation({ summary: 'One assessment (own, or any for an administrator); ?debug=true adds the rule-evaluation log' })
   get(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Query() query: AssessmentQueryDto): Promise<AssessmentJson> {
     return this.assessments.get(user, id, query.debug === 'true');
+  }
+
+  @ApiTags('fhir')
+  @ContractResponse('FhirBundleJson', { contentType: 'application/fhir+json' })
+  @UseInterceptors(FhirJsonInterceptor)
+  @Get(':id/fhir')
+  @ApiOperation({
+    summary:
+      'The assessment as a FHIR R4 Bundle (collection): Questionnaire, QuestionnaireResponse, one Observation per measured answer, GuidanceResponse with its findings (own, or any for an administrator)',
+  })
+  fhirBundle(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string): Promise<FhirBundleJson> {
+    return this.fhir.bundle(user, id);
   }
 
   @ContractResponse('AssessmentJson')

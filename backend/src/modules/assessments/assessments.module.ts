@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ParametersModule } from '../parameters';
 import { RulesModule } from '../rules';
+import { AssessmentFhir } from './assessment-fhir';
 import { AssessmentsController, ChatSessionsController, RuleAnalyticsController } from './assessments.controller';
 import { AssessmentsRepository } from './assessments.repository';
 import { AssessmentsService } from './assessments.service';
@@ -23,6 +24,7 @@ import { RuleAnalyticsService } from './rule-analytics.service';
     ChatSessionsRepository,
     RuleAnalyticsRepository,
     AssessmentsService,
+    AssessmentFhir,
     ChatSessionsService,
     RuleAnalyticsService,
   ],

@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
-import { defaultQuestionText, prepareRuleSet, type EngineParameter, type EngineRule, type PreparedRuleSet } from '@cds/engine';
+import type { QuestionJson } from '@cds/contracts';
+import {
+  clinicalQuestionOrder,
+  defaultQuestionText,
+  prepareRuleSet,
+  questionFor,
+  type EngineParameter,
+  type EngineRule,
+  type PreparedRuleSet,
+} from '@cds/engine';
 import { ParametersService } from '../parameters';
 import { RuleVersionsService, type PublishedRuleSet } from '../rules';
 import type { VersionRef } from './assessment.entity';
+import { questionJson } from './answer-record';
 
 /** The rules an assessment or chat session is decided with: published versions, merged. */
 export interface Knowledge {
@@ -116,6 +126,15 @@ export class PublishedRules {
       if (e instanceof DomainError && e.code === 'not_found') return defaultQuestionText(parameter);
       throw e;
     }
+  }
+
+  /** Every question of these versions in the clinical form's order, worded as stored now (the FHIR Questionnaire's items). */
+  questions(k: Knowledge): Promise<QuestionJson[]> {
+    return Promise.all(
+      clinicalQuestionOrder(k.rules, k.parameters).map(async (p) =>
+        questionJson(questionFor(p, k.rules, k.parameters), await this.questionText(p)),
+      ),
+    );
   }
 
   /** The LOINC codes stored now for these parameters (the clinical checks that span two answers find them by code). */

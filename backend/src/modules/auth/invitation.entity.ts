@@ -1,9 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Role } from '@cds/contracts';
 import { User } from '../users/user.entity';
+import { roleCheck } from '../../common/role-check';
 
 @Entity('invitations')
-@Check('CHK_invitations_role', `"role" IS NULL OR "role" IN ('admin', 'super_admin', 'pcp')`)
+@Check('CHK_invitations_role', `"role" IS NULL OR ${roleCheck('role')}`)
 @Check('CHK_invitations_email_lower', `"email" = lower("email")`)
 @Index('UQ_invitations_open_email', ['email'], { unique: true, where: `"accepted_at" IS NULL AND "revoked_at" IS NULL` })
 export class Invitation {

@@ -29,7 +29,7 @@ import type {
   Reference,
 } from '@medplum/fhirtypes';
 import { sameJson } from '../../common/api-helpers';
-import { formatNumber } from '../assessments';
+import { formatNumber } from '../assessments/content';
 
 /**
  * FHIR R4 shapes of what the engine asks and decides. Pure: the services load the data, these

@@ -1,52 +1,20 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ADMIN_ROLES, CLINICAL_ROLES, type FhirBundleJson, type FhirResourceJson } from '@cds/contracts';
+import { CLINICAL_ROLES, type FhirResourceJson } from '@cds/contracts';
 import { ContractBody, ContractResponse } from '../../common/contract-response';
 import { ParseIdPipe } from '../../common/uuid.pipe';
-import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
-import { VersionNumberPipe } from '../rules';
+import { Roles } from '../../common/auth-user';
 import { FhirService } from './fhir.service';
-import { FhirJsonInterceptor } from './fhir-json.interceptor';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
 import type { ParsedResponse } from './questionnaire-response';
 import { QuestionnaireResponsePipe } from './questionnaire-response.pipe';
 
-/** The FHIR routes answer FHIR JSON (FhirJsonInterceptor sets the content type). */
+/**
+ * The adaptive Questionnaire: the fhir module's own path. The Bundles of an assessment and of a
+ * version live under their owners' paths (assessments, rule-sets), which call `content.ts`.
+ * FHIR routes answer FHIR JSON (FhirJsonInterceptor sets the content type).
+ */
 const FHIR_JSON = { contentType: 'application/fhir+json' };
-
-@ApiTags('fhir')
-@ApiBearerAuth()
-@UseInterceptors(FhirJsonInterceptor)
-@Roles(...CLINICAL_ROLES)
-@Controller('assessments')
-export class AssessmentFhirController {
-  constructor(private readonly fhir: FhirService) {}
-
-  @ContractResponse('FhirBundleJson', FHIR_JSON)
-  @Get(':id/fhir')
-  @ApiOperation({
-    summary:
-      'The assessment as a FHIR R4 Bundle (collection): Questionnaire, QuestionnaireResponse, one Observation per measured answer, GuidanceResponse with its findings (own, or any for an administrator)',
-  })
-  bundle(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string): Promise<FhirBundleJson> {
-    return this.fhir.assessmentBundle(user, id);
-  }
-}
-
-@ApiTags('fhir')
-@ApiBearerAuth()
-@UseInterceptors(FhirJsonInterceptor)
-@Roles(...ADMIN_ROLES)
-@Controller('rule-sets')
-export class RuleVersionFhirController {
-  constructor(private readonly fhir: FhirService) {}
-
-  @ContractResponse('FhirBundleJson', FHIR_JSON)
-  @Get(':id/versions/:number/fhir')
-  @ApiOperation({ summary: 'A published version as a FHIR R4 Bundle: its PlanDefinition and the Library of its conditions' })
-  bundle(@Param('id', ParseIdPipe) id: string, @Param('number', VersionNumberPipe) number: number): Promise<FhirBundleJson> {
-    return this.fhir.ruleVersionBundle(id, number);
-  }
-}
 
 @ApiTags('fhir')
 @ApiBearerAuth()

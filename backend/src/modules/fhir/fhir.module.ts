@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { AssessmentsModule } from '../assessments';
-import { ParametersModule } from '../parameters';
 import { RulesModule } from '../rules';
-import { AssessmentFhirController, QuestionnaireController, RuleVersionFhirController } from './fhir.controller';
+import { QuestionnaireController } from './fhir.controller';
 import { FhirService } from './fhir.service';
 
-/** FHIR R4 out and the adaptive questionnaire (issue 11): the same rules, read by FHIR clients. */
+/**
+ * The adaptive Questionnaire and $next-question (issue 11): the same rules, read by FHIR clients. The
+ * FHIR mapping the assessments and rules modules serve on their own routes is `content.ts` (pure).
+ */
 @Module({
-  imports: [AssessmentsModule, ParametersModule, RulesModule],
-  controllers: [AssessmentFhirController, RuleVersionFhirController, QuestionnaireController],
+  imports: [AssessmentsModule, RulesModule],
+  controllers: [QuestionnaireController],
   providers: [FhirService],
 })
 export class FhirModule {}

@@ -1,53 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  FHIR_RESULT_EXTENSION_PATH,
-  type AnswerDetailJson,
-  type AssessmentResultJson,
-  type FhirBundleJson,
-  type FhirResourceJson,
-  type QuestionJson,
-  type UndeterminedRuleJson,
-} from '@cds/contracts';
-import {
-  clinicalQuestionOrder,
-  clinicalStart,
-  clinicalStep,
-  questionFor,
-  type Answers,
-  type AnswerValue,
-  type ClinicalStep,
-} from '@cds/engine';
-import type {
-  Extension,
-  GuidanceResponse,
-  Parameters,
-  Questionnaire,
-  QuestionnaireResponse,
-  QuestionnaireResponseItem,
-  Resource,
-} from '@medplum/fhirtypes';
+import { FHIR_RESULT_EXTENSION_PATH, type AnswerDetailJson, type FhirResourceJson } from '@cds/contracts';
+import { clinicalStart, clinicalStep, questionFor, type Answers, type AnswerValue, type ClinicalStep } from '@cds/engine';
+import type { Extension, Questionnaire, QuestionnaireResponse } from '@medplum/fhirtypes';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { AuthUser } from '../../common/auth-user';
 import { conflict, DomainError, notFound } from '../../common/errors';
-import { questionJson, recordAnswer } from '../assessments';
-import type { AnswerDto } from '../assessments';
-import { askedTwice, AssessmentsService } from '../assessments';
-import { enteredOf, toResult } from '../assessments';
-import { PublishedRules, type Knowledge } from '../assessments';
-import { ParametersService } from '../parameters';
-import { RuleVersionsService } from '../rules';
 import {
-  clean,
-  guidanceResponse,
-  observation,
-  questionnaire,
-  questionnaireUrl,
-  responseAnswer,
-  type FhirContext,
-  type VersionInfo,
-} from './fhir-resources';
-import { planDefinition } from './plan-definition';
+  askedTwice,
+  enteredOf,
+  PublishedRules,
+  questionJson,
+  recordAnswer,
+  toResult,
+  type AnswerDto,
+  type Knowledge,
+} from '../assessments';
+import { RuleVersionsService } from '../rules';
+import { guidanceResults } from './bundles';
+import { clean, questionnaire, questionnaireUrl, type FhirContext, type VersionInfo } from './fhir-resources';
 import {
   answerInput,
   invalidResource,
@@ -67,96 +36,22 @@ interface Version {
 }
 
 /**
- * FHIR R4 out (issue 11): an assessment as a Bundle, a published rule-set version as a
- * PlanDefinition with its Library, and the rule set's adaptive Questionnaire, whose
- * $next-question runs the clinical form's engine step by step.
+ * The rule set's adaptive Questionnaire (issue 11), whose $next-question runs the clinical form's
+ * engine step by step. The Bundles of an assessment and of a version are served by their own
+ * modules through `content.ts`.
  */
 @Injectable()
 export class FhirService {
   constructor(
-    private readonly assessments: AssessmentsService,
     private readonly published: PublishedRules,
     private readonly versions: RuleVersionsService,
-    private readonly parameters: ParametersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** The assessment (same visibility as GET /api/assessments/:id) as a collection Bundle. */
-  async assessmentBundle(user: AuthUser, id: string): Promise<FhirBundleJson> {
-    const a = await this.assessments.get(user, id, false);
-    const k = await this.published.of(a.rule_set_versions);
-    const ctx = await this.context(k);
-    const qrUrl = `urn:uuid:${a.id}`;
-    const q = questionnaire(ctx, this.questionnaireVersion(a.rule_set_versions, k), await this.questions(k));
-    if (a.rule_set_versions.length !== 1) {
-      q.id = randomUUID();
-      q.url = `urn:uuid:${q.id}`;
-      delete q.version;
-    }
-    const options = (parameterId: string) => {
-      const p = k.parameterById.get(parameterId);
-      return p ? questionJson(questionFor(p, k.rules, k.parameters), '').options : [];
-    };
-
-    const byParameter = new Map<string, AnswerDetailJson[]>();
-    for (const d of a.answer_details) byParameter.set(d.parameter_id, [...(byParameter.get(d.parameter_id) ?? []), d]);
-    const items: QuestionnaireResponseItem[] = [...byParameter.entries()].map(([pid, details]) =>
-      clean({ linkId: pid, text: details[0].display_name, answer: details.map((d) => responseAnswer(ctx, d, options(pid))) }),
-    );
-    if (a.current_question) items.push({ linkId: a.current_question.parameter_id, text: a.current_question.text });
-    const qr = clean({
-      resourceType: 'QuestionnaireResponse',
-      id: a.id,
-      questionnaire: q.version ? `${q.url}|${q.version}` : q.url,
-      status: a.is_completed ? 'completed' : 'in-progress',
-      authored: a.created_at,
-      item: items,
-    }) as QuestionnaireResponse;
-
-    const observations: Resource[] = [];
-    const latest = new Map<string, string>();
-    for (const d of a.answer_details) {
-      const p = k.parameterById.get(d.parameter_id);
-      const o = p ? observation(ctx, randomUUID(), d, p, qrUrl) : null;
-      if (!o) continue;
-      observations.push(o);
-      latest.set(d.parameter_id, `urn:uuid:${o.id}`);
-    }
-    const result: AssessmentResultJson = {
-      recommendation: a.recommendation,
-      findings: a.findings,
-      undetermined_rules: a.undetermined_rules,
-    };
-    const guidance = this.results(ctx, k, result, {
-      completed: a.is_completed,
-      occurrence: a.completed_at ?? a.updated_at,
-      requestIdentifier: a.id,
-      ids: () => [randomUUID(), randomUUID()],
-      ref: (_type, rid) => `urn:uuid:${rid}`,
-      observationRef: (pid) => latest.get(pid),
-    });
-    const entries: Resource[] = [q, qr, ...observations, ...guidance];
-    return bundle(
-      a.id,
-      entries.map((r) => ({ fullUrl: r.resourceType === 'Questionnaire' ? (r.url as string) : `urn:uuid:${r.id}`, resource: r })),
-    );
-  }
-
-  /** A published version as its PlanDefinition and Library of conditions. */
-  async ruleVersionBundle(ruleSetId: string, number: number): Promise<FhirBundleJson> {
-    const v = await this.version(ruleSetId, number);
-    const ctx = await this.context(v.k);
-    const [plan, library] = planDefinition(ctx, v.info, v.k.rules, v.k.parameters);
-    return bundle(randomUUID(), [
-      { fullUrl: plan.url!, resource: plan },
-      { fullUrl: library.url!, resource: library },
-    ]);
-  }
 
   /** The rule set's latest published version as a Questionnaire: its questions in the clinical form's order. */
   async questionnaire(ruleSetId: string): Promise<FhirResourceJson> {
     const v = await this.version(ruleSetId, undefined, true);
-    return questionnaire(await this.context(v.k), v.info, await this.questions(v.k)) as unknown as FhirResourceJson;
+    return questionnaire(await this.context(v.k), v.info, await this.published.questions(v.k)) as unknown as FhirResourceJson;
   }
 
   /**
@@ -248,7 +143,7 @@ export class FhirService {
       return out as unknown as FhirResourceJson;
     }
     const result = toResult(step, k, enteredOf(details));
-    const [gr, params] = this.results(ctx, k, result, {
+    const [gr, params] = guidanceResults(ctx, k, result, {
       completed: true,
       occurrence: new Date().toISOString(),
       ids: () => ['result', 'findings'],
@@ -285,64 +180,6 @@ export class FhirService {
     });
   }
 
-  /** One GuidanceResponse (and its output Parameters) per rule-set version evaluated. */
-  private results(
-    ctx: FhirContext,
-    k: Knowledge,
-    result: AssessmentResultJson,
-    o: {
-      completed: boolean;
-      occurrence: string;
-      requestIdentifier?: string;
-      ids: () => [string, string];
-      ref: (type: string, id: string) => string;
-      observationRef: (parameterId: string) => string | undefined;
-    },
-  ): (GuidanceResponse | Parameters)[] {
-    return k.versions.flatMap((ref) => {
-      const findings = result.findings
-        .map((finding, i) => ({ finding, rank: i + 1 }))
-        .filter((f) => f.finding.rule_set_version_id === ref.version_id);
-      const undetermined = result.undetermined_rules.filter((u) => k.ruleById.get(u.rule_id)?.rule_set_id === ref.rule_set_id);
-      const [guidanceId, parametersId] = o.ids();
-      const observed = [
-        ...new Set(findings.flatMap((f) => f.finding.basis.map((b) => (b.parameter_id ? o.observationRef(b.parameter_id) : undefined)))),
-      ];
-      const [gr, params] = guidanceResponse(ctx, {
-        version: { ...ref, source: k.sourceOfRuleSet.get(ref.rule_set_id) ?? null },
-        findings,
-        undetermined,
-        missing: missingParameters(undetermined, k),
-        completed: o.completed,
-        occurrence: o.occurrence,
-        requestIdentifier: o.requestIdentifier,
-        guidanceId,
-        parametersId,
-        ref: o.ref,
-        observationRef: o.observationRef,
-        reasonReference: observed.filter((r): r is string => !!r).map((reference) => ({ reference })),
-      });
-      return params ? [gr, params] : [gr];
-    });
-  }
-
-  private questionnaireVersion(refs: readonly { rule_set_id: string; name: string; version: number }[], k: Knowledge): VersionInfo {
-    if (refs.length === 1) return { ...refs[0], source: k.sourceOfRuleSet.get(refs[0].rule_set_id) ?? null };
-    return {
-      rule_set_id: 'assessment',
-      name: `Questions of ${refs.map((r) => `${r.name} v${r.version}`).join(', ') || 'no rule set'}`,
-      version: 0,
-    };
-  }
-
-  private async questions(k: Knowledge): Promise<QuestionJson[]> {
-    return Promise.all(
-      clinicalQuestionOrder(k.rules, k.parameters).map(async (p) =>
-        questionJson(questionFor(p, k.rules, k.parameters), await this.published.questionText(p)),
-      ),
-    );
-  }
-
   /** A published version (the latest when no number is given) and the rules it holds. */
   private async version(ruleSetId: string, number?: number, clinical = false): Promise<Version> {
     if (clinical) {
@@ -368,13 +205,8 @@ export class FhirService {
   }
 
   private async context(k: Knowledge): Promise<FhirContext> {
-    return { base: this.ctxBase(), loinc: await this.parameters.loincCodes(k.parameters.map((p) => p.id)) };
+    return { base: this.ctxBase(), loinc: await this.published.loincCodes(k.parameters.map((p) => p.id)) };
   }
-}
-
-function missingParameters(undetermined: readonly UndeterminedRuleJson[], k: Knowledge) {
-  const ids = new Set(undetermined.flatMap((u) => u.unknown_parameters.map((m) => m.parameter_id).filter((id): id is string => !!id)));
-  return [...ids].map((id) => k.parameterById.get(id)).filter((p) => p !== undefined);
 }
 
 /** A refusal of one answer names the answer's place in the response. */
@@ -393,14 +225,4 @@ function withField<T>(field: string, f: () => T): T {
 /** A client's element that should be an array; anything else is dropped rather than trusted. */
 function arrayOf<T = unknown>(v: unknown): T[] {
   return Array.isArray(v) ? (v as T[]) : [];
-}
-
-function bundle(id: string, entry: { fullUrl: string; resource: Resource }[]): FhirBundleJson {
-  return {
-    resourceType: 'Bundle',
-    id,
-    type: 'collection',
-    timestamp: new Date().toISOString(),
-    entry: entry as FhirBundleJson['entry'],
-  };
 }

@@ -1,2 +1,3 @@
-// What other modules may use from the fhir module: FHIR JSON's media type on their own FHIR routes.
-export { FhirJsonInterceptor } from './fhir-json.interceptor';
+// What other modules may use from the fhir module: its Nest module (the adaptive Questionnaire's routes).
+// The FHIR mapping the assessments and rules modules call for their own routes is the pure `content.ts`.
+export { FhirModule } from './fhir.module';

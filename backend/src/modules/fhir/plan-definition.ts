@@ -12,7 +12,7 @@ import {
   type EngineRule,
 } from '@cds/engine';
 import type { Library, PlanDefinition, PlanDefinitionAction, PlanDefinitionActionCondition, RelatedArtifact } from '@medplum/fhirtypes';
-import { toActions } from '../assessments';
+import { toActions } from '../assessments/content';
 import { clean, conditionText, libraryUrl, parameterCoding, planDefinitionUrl, type FhirContext, type VersionInfo } from './fhir-resources';
 import { optionSystem } from './questionnaire-response';
 

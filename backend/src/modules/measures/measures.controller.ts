@@ -3,8 +3,9 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CLINICAL_ROLES, type FhirResourceJson } from '@cds/contracts';
 import { Roles } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
-import { FhirJsonInterceptor } from '../fhir';
-import { MeasuresService, paramsOf } from './measures.service';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
+import { EvaluateParametersPipe } from './evaluate-parameters.pipe';
+import { MeasuresService, type EvaluateMeasureParams } from './measures.service';
 
 const FHIR_JSON = { contentType: 'application/fhir+json' };
 
@@ -44,7 +45,12 @@ export class MeasuresController {
   @Post(':id/\\$evaluate-measure')
   @HttpCode(200)
   @ApiOperation({ summary: '$evaluate-measure with its parameters in the query or a FHIR Parameters body' })
-  evaluateWithBody(@Param('id') id: string, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<FhirResourceJson> {
-    return this.measures.evaluate(id, paramsOf(query, body));
+  evaluateWithBody(
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Body(EvaluateParametersPipe) body: EvaluateMeasureParams,
+  ): Promise<FhirResourceJson> {
+    // A parameter the body names wins over the query's.
+    return this.measures.evaluate(id, { ...query, ...body });
   }
 }

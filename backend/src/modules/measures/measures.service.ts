@@ -484,19 +484,3 @@ function readParams(p: EvaluateMeasureParams): { period: { start: string; end: s
   if (problems.length) throw validationFailed(problems);
   return { period: { start, end }, reportType: reportType as string | undefined, subject: subject as string | undefined };
 }
-
-/** The parameters of a POST: the query's, then any a FHIR Parameters body names (valueDate, valueString, valueCode, valueReference). */
-export function paramsOf(query: Record<string, unknown>, body: unknown): EvaluateMeasureParams {
-  const out: Record<string, unknown> = { ...query };
-  const list =
-    typeof body === 'object' && body !== null && (body as { resourceType?: unknown }).resourceType === 'Parameters'
-      ? (body as { parameter?: unknown }).parameter
-      : undefined;
-  for (const item of Array.isArray(list) ? list : []) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { name, valueDate, valueString, valueCode, valueReference } = item as Record<string, unknown>;
-    if (typeof name !== 'string' || !['periodStart', 'periodEnd', 'reportType', 'subject'].includes(name)) continue;
-    out[name] = valueDate ?? valueString ?? valueCode ?? (valueReference as { reference?: unknown } | undefined)?.reference;
-  }
-  return out;
-}

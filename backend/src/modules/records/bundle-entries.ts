@@ -32,8 +32,14 @@ export interface BundlePlan {
   entries: PlannedEntry[];
 }
 
+/** A Bundle sent to be stored, its shape checked: its type and its entries, each not yet looked at. */
+export interface BundleBody {
+  type: StoredBundleType;
+  entries: unknown[];
+}
+
 /** The Bundle's shape, before any resource is looked at: a wrong shape refuses the whole request. */
-export function readBundle(body: unknown): { type: StoredBundleType; entries: unknown[] } {
+export function readBundle(body: unknown): BundleBody {
   const problems: FieldError[] = [];
   if (!isObject(body) || body.resourceType !== 'Bundle') problems.push({ field: 'resourceType', message: 'must be a FHIR Bundle' });
   else {

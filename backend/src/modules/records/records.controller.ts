@@ -3,7 +3,9 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type FhirBundleResponseJson } from '@cds/contracts';
 import { Roles } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
-import { FhirJsonInterceptor } from '../fhir';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
+import { BundleBodyPipe } from './bundle-body.pipe';
+import type { BundleBody } from './bundle-entries';
 import { RecordsService } from './records.service';
 
 @ApiTags('records')
@@ -14,7 +16,7 @@ import { RecordsService } from './records.service';
 export class RecordsController {
   constructor(private readonly records: RecordsService) {}
 
-  // The body is a FHIR Bundle: its schema is FHIR R4's StructureDefinitions, checked per resource by the validator.
+  // The body is a FHIR Bundle: its shape is checked by the pipe, each resource against FHIR R4's StructureDefinitions by the service.
   @ContractResponse('FhirBundleResponseJson', { contentType: 'application/fhir+json' })
   @Post()
   @HttpCode(200)
@@ -22,7 +24,7 @@ export class RecordsController {
     summary:
       "Stores a FHIR R4 Bundle's resources by resourceType/id (batch, transaction or collection): a batch-response or transaction-response, one entry per input; an invalid resource is a 400 entry with an OperationOutcome, and makes a transaction store nothing (400 invalid_fhir_resource)",
   })
-  store(@Body() body: unknown): Promise<FhirBundleResponseJson> {
+  store(@Body(BundleBodyPipe) body: BundleBody): Promise<FhirBundleResponseJson> {
     return this.records.storeBundle(body);
   }
 }

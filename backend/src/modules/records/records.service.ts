@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FhirBundleResponseJson, FhirResourceJson, ValueSetSummaryJson } from '@cds/contracts';
-import { DomainError, validationFailed, type FieldError } from '../../common/errors';
+import { DomainError, type FieldError } from '../../common/errors';
 import { fhirProblems } from './fhir-validation';
-import { patientOf, planEntries, readBundle, type PlannedEntry } from './bundle-entries';
+import { patientOf, planEntries, type BundleBody, type PlannedEntry } from './bundle-entries';
 import { RecordsRepository, type RecordRow, type StoredRecord } from './records.repository';
 import { shippedValueSets } from './shipped-value-sets';
 import { valueSetSummaries } from './value-set-summaries';
@@ -31,13 +31,7 @@ export class RecordsService {
     return valueSetSummaries(await this.repo.valueSets(), this.shipped);
   }
 
-  async storeBundle(body: unknown): Promise<FhirBundleResponseJson> {
-    let shape: ReturnType<typeof readBundle>;
-    try {
-      shape = readBundle(body);
-    } catch (problems) {
-      throw validationFailed(problems as FieldError[]);
-    }
+  async storeBundle(shape: BundleBody): Promise<FhirBundleResponseJson> {
     const plan = planEntries(shape.type, shape.entries);
     const failures = new Map<number, FhirResourceJson>();
     for (const e of plan.entries) {

@@ -18,6 +18,7 @@ import type {
   AnalysisJson,
   DiffJson,
   RuleSetJson,
+  FhirBundleJson,
   VersionJson,
   VersionSummaryJson,
   PublishCheckJson,
@@ -46,6 +47,8 @@ import { parseRuleSetQuery, RuleSetsService } from './rule-sets.service';
 import { RuleVersionsService } from './rule-versions.service';
 import { ContractResponse } from '../../common/contract-response';
 import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
+import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
+import { RuleVersionFhir } from './rule-version-fhir';
 
 /** A version number in the path (1 to 999999999); anything else names no version (404). */
 @Injectable()
@@ -66,6 +69,7 @@ export class RuleSetsController {
     private readonly ruleSets: RuleSetsService,
     private readonly versions: RuleVersionsService,
     private readonly vignettes: RuleSetVignettesService,
+    private readonly fhir: RuleVersionFhir,
   ) {}
 
   @ContractResponse('RuleSetJson', { array: true })
@@ -211,6 +215,15 @@ export class RuleSetsController {
   @ApiOperation({ summary: 'One published version with its rules and parameters' })
   version(@Param('id', ParseIdPipe) id: string, @Param('number', VersionNumberPipe) number: number): Promise<VersionJson> {
     return this.versions.version(id, number);
+  }
+
+  @ApiTags('fhir')
+  @ContractResponse('FhirBundleJson', { contentType: 'application/fhir+json' })
+  @UseInterceptors(FhirJsonInterceptor)
+  @Get(':id/versions/:number/fhir')
+  @ApiOperation({ summary: 'A published version as a FHIR R4 Bundle: its PlanDefinition and the Library of its conditions' })
+  versionFhir(@Param('id', ParseIdPipe) id: string, @Param('number', VersionNumberPipe) number: number): Promise<FhirBundleJson> {
+    return this.fhir.bundle(id, number);
   }
 
   @ContractResponse('DiffJson')

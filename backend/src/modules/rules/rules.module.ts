@@ -6,6 +6,7 @@ import { RulesRepository } from './rules.repository';
 import { RuleSetVignettesService } from './rule-set-vignettes.service';
 import { RuleSetsService } from './rule-sets.service';
 import { RuleVersionsService } from './rule-versions.service';
+import { RuleVersionFhir } from './rule-version-fhir';
 import { RulesController } from './rules.controller';
 import { RulesService } from './rules.service';
 
@@ -19,6 +20,7 @@ import { RulesService } from './rules.service';
     RuleSetsService,
     RulesService,
     RuleVersionsService,
+    RuleVersionFhir,
     RuleSetVignettesService,
     RuleSetsRepository,
     RulesRepository,

@@ -1,9 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
 import type { Role } from '@cds/contracts';
 import type { User } from './user.entity';
+import { roleCheck } from '../../common/role-check';
 
 @Entity('user_roles')
-@Check('CHK_user_roles_role', `"role" IN ('admin', 'super_admin', 'pcp')`)
+@Check('CHK_user_roles_role', roleCheck('role'))
 export class UserRole {
   @PrimaryColumn('uuid')
   user_id: string;

@@ -8,6 +8,7 @@ import { ParseIdPipe } from '../../../common/uuid.pipe';
 import { setHeader } from '../../../http/respond';
 import { ConformanceService } from '../conformance.service';
 import { MeasureRunsService } from './measure-runs.service';
+import { MeasureRunRequestPipe, type MeasureRunRequest } from './run-request.pipe';
 
 @ApiTags('measures')
 @ApiBearerAuth()
@@ -27,7 +28,11 @@ export class MeasureRunsController {
     summary:
       'Starts a population run: the shipped measures (or measure_ids) over every patient for period_start–period_end (default the current calendar year), as a background job; each result is stored per patient, measure version and period, and a patient whose stored result is current is not evaluated again. 202 with the run; Content-Location names GET /api/measure-runs/:id',
   })
-  async start(@Body() body: unknown, @CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: unknown): Promise<MeasureRunJson> {
+  async start(
+    @Body(MeasureRunRequestPipe) body: MeasureRunRequest,
+    @CurrentUser() user: AuthUser,
+    @Res({ passthrough: true }) res: unknown,
+  ): Promise<MeasureRunJson> {
     const run = await this.runs.start(body, user.id);
     setHeader(res, 'Content-Location', `/api/measure-runs/${run.id}`);
     return run;

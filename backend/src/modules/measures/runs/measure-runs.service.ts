@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { MeasureRunJson } from '@cds/contracts';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
-import { DomainError, notFound, validationFailed, type FieldError } from '../../../common/errors';
+import { DomainError, notFound } from '../../../common/errors';
 import { Page, type ListQuery } from '../../../common/pagination';
 import type { JobQueue } from '../../polish';
 import { RecordsRepository } from '../../records';
-import { MeasuresService, readPanelPeriod, trendMonths } from '../measures.service';
-import { SHIPPED_MEASURES } from '../shipped-measures';
+import { MeasuresService, trendMonths } from '../measures.service';
+import type { MeasureRunRequest } from './run-request.pipe';
 import { MEASURE_RUN_JOB_QUEUE, MEASURE_RUN_JOBS, type MeasureRunJobData } from './measure-runs.constants';
 import { MeasureRunsRepository, type MeasureRunRow } from './measure-runs.repository';
 
@@ -26,8 +26,6 @@ const toJson = (r: MeasureRunRow): MeasureRunJson => ({
   started_at: iso(r.started_at),
   finished_at: iso(r.finished_at),
 });
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Population runs (issue 21): the shipped measures over every patient, as a background job. The run's row is
@@ -49,8 +47,9 @@ export class MeasureRunsService {
   ) {}
 
   /** Starts a run: the measures' value sets must be loaded (409 otherwise, as for $evaluate-measure). */
-  async start(body: unknown, requestedBy: string | null): Promise<MeasureRunJson> {
-    const { period, measureIds, trend } = readRunRequest(body);
+  async start(request: MeasureRunRequest, requestedBy: string | null): Promise<MeasureRunJson> {
+    const { measure_ids: measureIds, trend } = request;
+    const period = { start: request.period_start, end: request.period_end };
     await this.measures.prepare(measureIds.map((id) => this.measures.measure(id)));
     const row = await this.repo.create(requestedBy, measureIds, period, trend);
     await this.enqueue(row.id);
@@ -123,39 +122,4 @@ export class MeasureRunsService {
     await this.measures.dropOtherVersions(set, periods);
     await this.repo.complete(id);
   }
-}
-
-/** `{ period_start?, period_end?, measure_ids?, trend? }`: both dates or neither (default the current calendar year). */
-export function readRunRequest(body: unknown): { period: { start: string; end: string }; measureIds: string[]; trend: boolean } {
-  if (body === undefined || body === null || body === '') body = {};
-  if (!isObject(body)) throw validationFailed([{ field: 'body', message: 'must be an object' }]);
-  const problems: FieldError[] = Object.keys(body)
-    .filter((k) => !['period_start', 'period_end', 'measure_ids', 'trend'].includes(k))
-    .map((k) => ({ field: k, message: `${k} is not a field of a measure run` }));
-  if ((body.period_start === undefined) !== (body.period_end === undefined))
-    problems.push({
-      field: body.period_start === undefined ? 'period_start' : 'period_end',
-      message: 'give both period_start and period_end, or neither',
-    });
-  const known = SHIPPED_MEASURES.map((m) => m.id);
-  const ids = body.measure_ids;
-  if (ids !== undefined && (!Array.isArray(ids) || !ids.length || ids.some((i) => typeof i !== 'string' || !known.includes(i))))
-    problems.push({ field: 'measure_ids', message: `must list one or more of ${known.join(', ')}` });
-  if (body.trend !== undefined && typeof body.trend !== 'boolean') problems.push({ field: 'trend', message: 'must be true or false' });
-  if (problems.length) throw validationFailed(problems);
-  let period: { start: string; end: string };
-  try {
-    period = readPanelPeriod(body.period_start === undefined ? {} : { periodStart: body.period_start, periodEnd: body.period_end });
-  } catch (e) {
-    // The Panel's reading names periodStart/periodEnd; a run's body names them period_start/period_end.
-    if (e instanceof DomainError)
-      throw validationFailed(
-        ((e.details ?? []) as FieldError[]).map((d) => ({
-          field: d.field === 'periodStart' ? 'period_start' : 'period_end',
-          message: d.message.replace('periodStart', 'period_start').replace('periodEnd', 'period_end'),
-        })),
-      );
-    throw e;
-  }
-  return { period, measureIds: ids === undefined ? known : [...new Set(ids as string[])], trend: body.trend === true };
 }

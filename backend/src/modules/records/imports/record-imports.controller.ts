@@ -3,10 +3,10 @@ import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagg
 import { ADMIN_ROLES, type RecordImportJson } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
-import { DomainError } from '../../../common/errors';
 import { parseListQuery, type Page } from '../../../common/pagination';
 import { ParseIdPipe } from '../../../common/uuid.pipe';
 import { setHeader } from '../../../http/respond';
+import { ImportBodyPipe, type ImportBody } from './import-request.pipe';
 import { RecordImportsService } from './record-imports.service';
 
 @ApiTags('records')
@@ -25,13 +25,13 @@ export class RecordImportsController {
     summary:
       'Imports FHIR R4 resources as a background job: an application/fhir+ndjson body (one resource a line), or { inputFormat: "application/fhir+ndjson", input: [{ type, url }] } fetched from an allow-listed server (IMPORT_ALLOWED_BASES). 202 with the job; Content-Location names GET /api/jobs/:id. Invalid lines are skipped and reported by line number; the valid resources are stored together when every line is read, or nothing is stored if the job fails.',
   })
-  async import(@Body() body: unknown, @CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: unknown): Promise<RecordImportJson> {
+  async import(
+    @Body(ImportBodyPipe) body: ImportBody,
+    @CurrentUser() user: AuthUser,
+    @Res({ passthrough: true }) res: unknown,
+  ): Promise<RecordImportJson> {
     const job =
-      typeof body === 'string'
-        ? await this.imports.importUpload(body, user.id)
-        : typeof body === 'object' && body !== null
-          ? await this.imports.importFromUrls(body, user.id)
-          : refuseMediaType();
+      'ndjson' in body ? await this.imports.importUpload(body.ndjson, user.id) : await this.imports.importFromUrls(body.request, user.id);
     setHeader(res, 'Content-Location', `/api/jobs/${job.id}`);
     return job;
   }
@@ -51,11 +51,4 @@ export class RecordImportsController {
   get(@Param('id', ParseIdPipe) id: string): Promise<RecordImportJson> {
     return this.imports.get(id);
   }
-}
-
-function refuseMediaType(): never {
-  throw new DomainError(
-    'unsupported_media_type',
-    'Send application/fhir+ndjson (one resource a line), or application/json { "inputFormat": "application/fhir+ndjson", "input": [{ "type", "url" }] }',
-  );
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { NDJSON_MEDIA_TYPE, type FieldError, type RecordImportInputJson, type RecordImportJson } from '@cds/contracts';
+import type { RecordImportInputJson, RecordImportJson, RecordImportRequestJson } from '@cds/contracts';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { DomainError, notFound, validationFailed } from '../../../common/errors';
 import { Page, type ListQuery } from '../../../common/pagination';
@@ -9,11 +9,6 @@ import { chunkLines, readChunk, type NdjsonChunk } from './ndjson';
 import { fetchNdjson, ImportSourceError, isAllowedSource } from './import-sources';
 import { RECORD_IMPORT_JOB_QUEUE, RECORD_IMPORT_JOBS, type RecordImportJobData } from './record-imports.constants';
 import { RecordImportsRepository, type RecordImportRow } from './record-imports.repository';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const RESOURCE_TYPE = /^[A-Z][A-Za-z]{1,63}$/;
-/** URL inputs in one import (a Bulk Data export's manifest lists one file per resource type, sometimes several). */
-export const MAX_IMPORT_INPUTS = 100;
 
 const toJson = (r: RecordImportRow): RecordImportJson => ({
   id: r.id,
@@ -56,8 +51,8 @@ export class RecordImportsService {
   }
 
   /** `{ inputFormat, input: [{ type, url }] }`: every URL must be under an allow-listed server, or nothing is fetched. */
-  async importFromUrls(body: unknown, requestedBy: string | null): Promise<RecordImportJson> {
-    const inputs = readImportRequest(body);
+  async importFromUrls(request: RecordImportRequestJson, requestedBy: string | null): Promise<RecordImportJson> {
+    const inputs = request.input;
     const refused = inputs.filter((i) => !isAllowedSource(i.url, this.config.importAllowedBases));
     if (refused.length) {
       const message = this.config.importAllowedBases.length
@@ -163,23 +158,4 @@ export class RecordImportsService {
     }
     return { chunks, lines };
   }
-}
-
-/** The JSON form of `$import`: `{ inputFormat: "application/fhir+ndjson", input: [{ type, url }] }`. */
-export function readImportRequest(body: unknown): RecordImportInputJson[] {
-  const problems: FieldError[] = [];
-  if (!isObject(body)) throw validationFailed([{ field: 'body', message: 'must be an object with inputFormat and input' }]);
-  if (body.inputFormat !== NDJSON_MEDIA_TYPE) problems.push({ field: 'inputFormat', message: `must be ${NDJSON_MEDIA_TYPE}` });
-  const input = body.input;
-  if (!Array.isArray(input) || input.length === 0 || input.length > MAX_IMPORT_INPUTS)
-    problems.push({ field: 'input', message: `must list 1 to ${MAX_IMPORT_INPUTS} inputs` });
-  else
-    input.forEach((i: unknown, n) => {
-      if (!isObject(i) || typeof i.type !== 'string' || !RESOURCE_TYPE.test(i.type))
-        problems.push({ field: `input[${n}].type`, message: 'must be a FHIR resource type' });
-      if (!isObject(i) || typeof i.url !== 'string' || i.url.length > 2000 || !/^https?:\/\//i.test(i.url))
-        problems.push({ field: `input[${n}].url`, message: 'must be an http(s) URL' });
-    });
-  if (problems.length) throw validationFailed(problems);
-  return (input as RecordImportInputJson[]).map((i) => ({ type: i.type, url: i.url }));
 }
