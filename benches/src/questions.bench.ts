@@ -23,7 +23,7 @@ import {
   type EngineRule,
   type PreparedRuleSet,
 } from '@cds/engine';
-import { DIABETES_TEMPLATES } from '../modules/parameters/diabetes-templates';
+import { DIABETES_TEMPLATES } from '@cds/backend/dist/modules/parameters/diabetes-templates';
 
 /** Population per knowledge base; larger bases cost more per assessment (every step re-evaluates every rule). */
 const SCALE = Number(process.env.SCALE ?? 1);
