@@ -1,3 +1,4 @@
+// `$evaluate-measure`'s and the Panel's parameters, read and checked: every problem becomes a field of one 400.
 import { toDay } from '@cds/engine';
 import { validationFailed, type FieldError } from '../../common/errors';
 import { PLAUSIBLE_YEARS } from '../../common/dates';
