@@ -6,6 +6,7 @@ COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 COPY packages/engine/package.json packages/engine/
 COPY packages/contracts/package.json packages/contracts/
+COPY benches/package.json benches/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const projects = ['packages/contracts', 'packages/engine', 'backend', 'frontend', 'test'];
+const projects = ['packages/contracts', 'packages/engine', 'backend', 'frontend', 'test', 'benches'];
 const tsc = join('node_modules', '.bin', 'tsc');
 let failed = 0;
 for (const project of projects) {

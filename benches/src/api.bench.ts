@@ -20,11 +20,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { loadConfig } from '../config/app-config';
+import { loadConfig } from '@cds/backend/dist/config/app-config';
 import { http, loadCall, percentile, postgresCpuMicros, postmasterOf } from './bench-http';
-import { useProcessLogOutput } from '../common/logger';
-import { API_NODE_FLAGS } from '../node-flags';
-import { startRuntime, type Runtime } from '../runtime';
+import { useProcessLogOutput } from '@cds/backend/dist/common/logger';
+import { API_NODE_FLAGS } from '@cds/backend/dist/node-flags';
+import { startRuntime, type Runtime } from '@cds/backend/dist/runtime';
 import { serveBareCeiling } from './bare-ceiling';
 import { scratchDatabase } from './bench-scratch';
 import { printStackTable, startCpuProfile } from './stack-profile';

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Algorithm, hash, verify } from '@node-rs/argon2';
-import { loadConfig } from '../config/app-config';
-import { startRuntime } from '../runtime';
+import { loadConfig } from '@cds/backend/dist/config/app-config';
+import { startRuntime } from '@cds/backend/dist/runtime';
 
 const ARGON2 = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);

@@ -12,8 +12,8 @@
  * Run: npm run bench:impact
  */
 import { cpus } from 'node:os';
-import { loadConfig } from '../config/app-config';
-import { startRuntime } from '../runtime';
+import { loadConfig } from '@cds/backend/dist/config/app-config';
+import { startRuntime } from '@cds/backend/dist/runtime';
 import { compileRuleSet, generatePopulation, ImpactComparer, runVignette, type EngineRule, type ImpactPatient } from '@cds/engine';
 import type { ImpactPreviewJson } from '@cds/contracts';
 import { http } from './bench-http';

@@ -12,10 +12,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { prepareMeasure, type PopulationCode } from '@cds/engine';
-import { SHIPPED_MEASURES } from '../modules/measures/shipped-measures';
+import { SHIPPED_MEASURES } from '@cds/backend/dist/modules/measures/shipped-measures';
 import { runPanelBench } from './panel-bench';
 
-const ECQM = process.env.ECQM_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
+const ECQM = process.env.ECQM_DIR ?? join(__dirname, '..', '..', '..', 'shared', 'conformance', 'ecqm-2024');
 const POPULATIONS: PopulationCode[] = ['initial-population', 'denominator', 'denominator-exclusion', 'numerator'];
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const ROUNDS = 3;

@@ -31,9 +31,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { seededRandom } from '@cds/engine';
-import { loadConfig } from '../config/app-config';
-import { API_NODE_FLAGS } from '../node-flags';
-import { startRuntime } from '../runtime';
+import { loadConfig } from '@cds/backend/dist/config/app-config';
+import { API_NODE_FLAGS } from '@cds/backend/dist/node-flags';
+import { startRuntime } from '@cds/backend/dist/runtime';
 import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
 import { scratchDatabase } from './bench-scratch';
 

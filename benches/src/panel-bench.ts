@@ -1,8 +1,8 @@
 import { seededRandom } from '@cds/engine';
-import { loadConfig } from '../config/app-config';
-import { MeasuresService, TREND_MAX_PATIENTS } from '../modules/measures/measures.service';
-import { RecordsRepository, type RecordRow } from '../modules/records/records.repository';
-import { startRuntime } from '../runtime';
+import { loadConfig } from '@cds/backend/dist/config/app-config';
+import { MeasuresService, TREND_MAX_PATIENTS } from '@cds/backend/dist/modules/measures/measures.service';
+import { RecordsRepository, type RecordRow } from '@cds/backend/dist/modules/records/records.repository';
+import { startRuntime } from '@cds/backend/dist/runtime';
 import { scratchDatabase } from './bench-scratch';
 
 /**

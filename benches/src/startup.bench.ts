@@ -6,10 +6,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startEmbeddedPostgres } from '../database/embedded';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '@cds/backend/dist/database/embedded';
 
-const MAIN = resolve(__dirname, '..', 'main.js');
+// The API as `npm start` runs it: the backend's build.
+const MAIN = require.resolve('@cds/backend/dist/main');
 
 async function timeToHealthy(dataDir: string, port: number): Promise<number> {
   const t0 = performance.now();
