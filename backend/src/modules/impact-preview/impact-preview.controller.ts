@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import type { ImpactPreviewJson } from '@cds/contracts';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { ParseIdPipe } from '../../common/uuid.pipe';
@@ -20,7 +20,6 @@ export class ImpactPreviewController {
   @ContractResponse('ImpactPreviewJson')
   @Post(':id/impact-preview')
   @HttpCode(201)
-  @ApiProduces('application/json', PROGRESS_TYPE)
   @ApiOperation({
     summary:
       'How publishing the draft would reclassify recorded assessments, the vignettes and 10,000 generated patients: per group, transitions of the primary recommendation with the rule responsible and examples. Stored; publish names its id',
