@@ -17,15 +17,29 @@ export const severityColors = {
 
 export const sidebarWidth = { expanded: '16rem', collapsed: '4rem' } as const;
 
+const status = {
+  error: { main: '#b42318', dark: '#912018', light: '#fef3f2', contrastText: '#ffffff' },
+  warning: { main: '#b54708', dark: '#93370d', light: '#fffaeb', contrastText: '#ffffff' },
+  success: { main: '#067647', dark: '#05603a', light: '#ecfdf3', contrastText: '#ffffff' },
+  info: { main: '#0b5cad', dark: '#08457f', light: '#e8f1fb', contrastText: '#ffffff' },
+} as const;
+
+/**
+ * A standard (tinted) alert: MUI derives its text from the `light` tint darkened and its background
+ * from that tint lightened further, which with these pale tints gave grey text on near-white, an
+ * error that did not read as one. Here the text is the `dark` shade on the `light` tint (7.2:1 to
+ * 8.5:1), with a border in the `main` colour's tint so the box stands out on a white card.
+ */
+function standardAlert(c: (typeof status)[keyof typeof status]) {
+  return { color: c.dark, backgroundColor: c.light, border: `1px solid ${c.main}40`, '& .MuiAlert-icon': { color: c.main } };
+}
+
 export const theme = createTheme({
   palette: {
     mode: 'light',
     primary: { main: '#0b5cad', dark: '#08457f', light: '#e8f1fb', contrastText: '#ffffff' },
     secondary: { main: '#475569', dark: '#334155', light: '#eef2f6', contrastText: '#ffffff' },
-    error: { main: '#b42318', dark: '#912018', light: '#fef3f2', contrastText: '#ffffff' },
-    warning: { main: '#b54708', dark: '#93370d', light: '#fffaeb', contrastText: '#ffffff' },
-    success: { main: '#067647', dark: '#05603a', light: '#ecfdf3', contrastText: '#ffffff' },
-    info: { main: '#0b5cad', contrastText: '#ffffff' },
+    ...status,
     background: { default: '#f5f7fa', paper: '#ffffff' },
     text: { primary: '#101828', secondary: '#475467' },
     divider: '#e4e7ec',
@@ -52,6 +66,14 @@ export const theme = createTheme({
       },
     },
     MuiLink: { defaultProps: { underline: 'hover' } },
+    MuiAlert: {
+      styleOverrides: {
+        standardError: standardAlert(status.error),
+        standardWarning: standardAlert(status.warning),
+        standardSuccess: standardAlert(status.success),
+        standardInfo: standardAlert(status.info),
+      },
+    },
   },
 });
 

@@ -190,6 +190,84 @@ describe('raising the A1C diagnosis threshold to 7.0 reclassifies a 6.7 % patien
   });
 });
 
+/** The streamed answer's lines, parsed. */
+async function streamedPreview(ruleSetId: string) {
+  const res = await t
+    .http()
+    .post(`/api/rule-sets/${ruleSetId}/impact-preview`)
+    .set(cast.admin.auth)
+    .set('Accept', 'application/x-ndjson')
+    .buffer(true)
+    .parse((r, done) => {
+      let text = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (text += c));
+      r.on('end', () => done(null, text));
+    });
+  const lines = String(res.body)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { progress?: { done: number; total: number }; preview?: ImpactPreviewJson; error?: object });
+  return { res, lines };
+}
+
+// Issue 23: the admin waits 1 to 4 s for a preview; the dialog shows how many patients are compared, from the server's own count.
+describe('the admin watching the A1C threshold preview being computed', () => {
+  it('with Accept: application/x-ndjson, progress after each slice of patients, then the stored preview', async () => {
+    const { p, set, t2d, pre } = await a1cSet();
+    expectStatus(
+      await post(`/api/rule-sets/${set.id}/test-cases`, {
+        name: 'A1C 7.2 %',
+        answers: { [p.id]: 7.2 },
+        expected_fired: [t2d.id],
+        expected_primary: t2d.id,
+      }),
+      201,
+      'vignette',
+    );
+    await publish(t, cast.admin, set);
+    await runAssessment(t, cast.pcp, { [p.id]: 6.7 });
+    await updateRule(t, cast.admin, t2d, { conditions: [cond(p, '>=', 7.0)] });
+    await updateRule(t, cast.admin, pre, { conditions: [cond(p, '>=', 5.7), cond(p, '<', 7.0)] });
+    const [{ recorded }] = await t.db.query(`SELECT count(*)::int AS recorded FROM assessments WHERE answers <> '{}'::jsonb`);
+
+    const { res, lines } = await streamedPreview(set.id);
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const progress = lines.slice(0, -1).map((l) => l.progress!);
+    const total = recorded + 1 + 10_000;
+    expect(progress.every((x) => x.total === total)).toBe(true);
+    expect(progress[0].done).toBe(0);
+    expect(progress.at(-1)!.done).toBe(total);
+    // Every slice moves the count on, by at most 500 patients: 10,000 generated patients are at least 20 slices.
+    const steps = progress.slice(1).map((x, i) => x.done - progress[i].done);
+    expect(steps.every((d) => d > 0 && d <= 500)).toBe(true);
+    expect(steps.length).toBeGreaterThanOrEqual(20);
+
+    const { preview } = lines.at(-1)!;
+    expect(preview!.groups.map((g) => g.patients)).toEqual([recorded, 1, 10_000]);
+    const moved = group(preview!, 'generated').transitions.find((x) => x.from?.rule_id === t2d.id && x.to?.rule_id === pre.id);
+    expect(moved!.count).toBeGreaterThan(0);
+    expect(group(preview!, 'vignettes').changed).toBe(0);
+    expect((await get(`/api/rule-sets/${set.id}/impact-preview/${preview!.id}`)).body).toEqual(preview);
+    // The preview it streamed publishes like any other.
+    expectStatus(
+      await post(`/api/rule-sets/${set.id}/publish`, { impact_preview_id: preview!.id, ...FIXTURE_ACKNOWLEDGEMENT }),
+      201,
+      'publish',
+    );
+  });
+
+  it('an unknown rule set is a plain 404 error body before any line; a PCP is refused', async () => {
+    const { res } = await streamedPreview('00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(String(res.body))).toMatchObject({ statusCode: 404, code: 'not_found' });
+    const { set } = await a1cSet();
+    const pcp = await t.http().post(`/api/rule-sets/${set.id}/impact-preview`).set(cast.pcp.auth).set('Accept', 'application/x-ndjson');
+    expect(pcp.status).toBe(403);
+  });
+});
+
 describe('publishing only after the preview', () => {
   it('without a preview 409; with it 201 and the preview is kept with the version; the same preview cannot publish again', async () => {
     const { set } = await a1cSet();

@@ -3,6 +3,7 @@ import { launchBrowser, screenshot as save, seriousA11yViolations, signIn, type 
 import { startTestApp, type TestApp } from '../support/app';
 import { action, cond, createParameter, createRule, createRuleSet, publish, uniqueName, updateRule } from '../support/clinical-factories';
 import { createCast, PASSWORD } from '../support/factories';
+import { expectReachable, WIDTHS } from '../support/phone';
 
 /**
  * Issue 9, the publish gate as an admin sees it: a rule set with an unsatisfiable rule cannot be
@@ -206,5 +207,69 @@ describe('publishing blocked by an error finding', () => {
     await dialog.waitFor({ state: 'hidden' });
     const kept = (await t.http().get(`/api/rule-sets/${set.id}/versions/2/impact-preview`).set(cast.admin.auth)).body;
     expect(kept).toMatchObject({ version_number: 2, base_version: 1 });
+  });
+});
+
+// Issue 23: the preview takes 1 to 4 s; the admin sees how far the server has got, from its own count.
+describe('the admin waiting for the A1C threshold preview', () => {
+  it('sees a determinate bar that only moves forward, ending at every patient compared, before the preview replaces it', async () => {
+    const a1c = await createParameter(t, cast.admin, {
+      name: uniqueName('a1c'),
+      display_name: 'A1C',
+      data_type: 'lab_range',
+      units: '%',
+      validation_rules: { decimals: 1, min: 3, max: 20 },
+    });
+    const set = await createRuleSet(t, cast.admin, { name: 'A1C thresholds' });
+    const t2d = await createRule(t, cast.admin, set, {
+      name: 'Type 2 diabetes (A1C)',
+      conditions: [cond(a1c, '>=', 6.5)],
+      actions: [action('Diagnose type 2 diabetes', { severity: 'high' })],
+    });
+    await publish(t, cast.admin, set);
+    await updateRule(t, cast.admin, t2d, { conditions: [cond(a1c, '>=', 7.0)] });
+    const [{ recorded }] = await t.db.query(`SELECT count(*)::int AS recorded FROM assessments WHERE answers <> '{}'::jsonb`);
+    const total = (recorded + 10_000).toLocaleString('en-US');
+
+    await admin.goto(`${t.url}/admin/rules?rule_set_id=${set.id}`);
+    // Every value the bar shows, as the page shows it.
+    await admin.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { barValues: number[] }).barValues = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role="progressbar"][aria-label="Patients compared"]');
+        const v = bar ? Number(bar.getAttribute('aria-valuenow')) : NaN;
+        if (bar && v !== seen.at(-1)) seen.push(v);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    });
+    // Another session holds the previews table: the server compares every patient, then waits to store the preview.
+    const holder = t.db.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query('LOCK TABLE rule_set_impact_previews IN SHARE MODE');
+      await admin.getByRole('button', { name: 'Publish', exact: true }).click();
+      const dialog = admin.getByRole('dialog', { name: 'Publish A1C thresholds' });
+      await dialog.getByText(`${total} of ${total} patients compared; storing the preview...`).waitFor();
+      const bar = dialog.getByRole('progressbar', { name: 'Patients compared' });
+      expect(await bar.getAttribute('aria-valuenow')).toBe('100');
+      expect(await dialog.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(true);
+      for (const { width, height } of WIDTHS) {
+        await admin.setViewportSize({ width, height });
+        await expectReachable(admin, bar);
+        await save(admin, `admin-publish-impact-progress-${width}`);
+      }
+      await admin.setViewportSize({ width: 1366, height: 900 });
+    } finally {
+      await holder.commitTransaction();
+      await holder.release();
+    }
+    const dialog = admin.getByRole('dialog', { name: 'Publish A1C thresholds' });
+    await dialog.getByRole('region', { name: 'Impact preview' }).waitFor();
+    expect(await dialog.getByRole('progressbar', { name: 'Patients compared' }).count()).toBe(0);
+    const values = await admin.evaluate(() => (window as unknown as { barValues: number[] }).barValues);
+    expect(values.at(-1)).toBe(100);
+    expect(values.every((v, i) => v >= 0 && v <= 100 && (i === 0 || v > values[i - 1]))).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 });

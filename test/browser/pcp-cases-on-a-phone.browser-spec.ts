@@ -94,6 +94,14 @@ describe('the PCP dashboard in a physician’s words', () => {
       expect(await wordsBrokenInside(recent, 'p, span')).toEqual([]);
       await expectReachable(page, page.getByRole('region', { name: 'In Progress' }));
       await screenshot(page, `pcp-dashboard-figures-${width}`);
+      // Each button's words say where it goes: the Diagnostic Assistant is the chat, an assessment the clinical form.
+      await expectReachable(page, page.getByRole('link', { name: 'New Assessment' }));
+      await page.getByRole('link', { name: 'Launch Diagnostic Assistant' }).click();
+      await page.getByText('Welcome to the Diagnostic Assistant').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/chatbot');
+      await page.goBack();
+      await page.getByRole('link', { name: 'New Assessment' }).click();
+      await page.waitForURL(/\/clinical-form$/);
       await page.close();
     });
   }

@@ -87,7 +87,15 @@ export async function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string) {
   const dir = screenshotDir();
   mkdirSync(dir, { recursive: true });
+  // A full-page capture of a scrolled page draws the sticky app bar where the viewport was, mid-page;
+  // from the top it sits where a reader sees it. The test's own scroll position is put back after.
+  const y = await page.evaluate(() => {
+    const at = window.scrollY;
+    window.scrollTo(0, 0);
+    return at;
+  });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  await page.evaluate((at) => window.scrollTo(0, at), y);
 }
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

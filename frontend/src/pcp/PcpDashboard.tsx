@@ -7,6 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import PsychologyIcon from '@mui/icons-material/Psychology';
 import { Link as RouterLink } from 'react-router-dom';
 import { getAssessmentSummary, listAssessments } from '../api/endpoints';
 import type { AssessmentJson as Assessment } from '@cds/contracts';
@@ -79,9 +80,15 @@ export default function PcpDashboard() {
           </Typography>
           <Typography color="text.secondary">Your assessments and their outcomes at a glance.</Typography>
         </Box>
-        <Button component={RouterLink} to="/clinical-form" variant="contained" size="large" startIcon={<PlayArrowIcon />}>
-          Launch Diagnostic Assistant
-        </Button>
+        {/* Each button says where it goes: the Diagnostic Assistant is the chat (spec: /chatbot), an assessment the clinical form. */}
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
+          <Button component={RouterLink} to="/chatbot" variant="contained" size="large" startIcon={<PsychologyIcon />}>
+            Launch Diagnostic Assistant
+          </Button>
+          <Button component={RouterLink} to="/clinical-form" variant="outlined" size="large" startIcon={<PlayArrowIcon />}>
+            New Assessment
+          </Button>
+        </Box>
       </Box>
 
       {error ? <ErrorBlock title="Could not load your cases." error={error} onRetry={reload} /> : null}
@@ -147,7 +154,7 @@ export default function PcpDashboard() {
               </Stack>
             )}
             {!loading && recent && recent.length === 0 && (
-              <EmptyBlock title="No cases yet">Launch the Diagnostic Assistant to start your first assessment.</EmptyBlock>
+              <EmptyBlock title="No cases yet">Start a new assessment; it appears here with its result.</EmptyBlock>
             )}
             {!loading && recent && recent.length > 0 && <RecentCaseList items={recent} />}
             {!loading && error ? <Typography color="text.secondary">Recent cases are unavailable.</Typography> : null}

@@ -154,7 +154,9 @@ describe('PCP Dashboard', () => {
         .map((l) => l.getAttribute('href')),
     ).toEqual(['/pcp/cases/a1', '/pcp/cases/a2', '/pcp/cases/a3', '/pcp/cases/a4']);
     expect(within(recent).getAllByRole('link')[0]).toHaveTextContent('Hypothyroidism work-up');
-    expect(screen.getByRole('link', { name: /Launch Diagnostic Assistant/ })).toHaveAttribute('href', '/clinical-form');
+    // Each button's words say where it goes: the Diagnostic Assistant is the chat, an assessment the clinical form.
+    expect(screen.getByRole('link', { name: 'Launch Diagnostic Assistant' })).toHaveAttribute('href', '/chatbot');
+    expect(screen.getByRole('link', { name: 'New Assessment' })).toHaveAttribute('href', '/clinical-form');
   });
 
   it('uses the Content-Range total and pages through the rest', async () => {

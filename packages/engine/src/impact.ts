@@ -1,9 +1,8 @@
-import { Grid, decimalsFor } from './analysis-precision';
 import { compileRuleSet, RESULT_TRUE } from './compile';
-import { prepareRule } from './evaluate';
-import { buildParameterIndex } from './parameters';
-import type { Answers, AnswerValue, EngineParameter, EngineRule } from './types';
+import type { Answers, EngineParameter, EngineRule } from './types';
 import { rankFindings } from './vignettes';
+
+export { generatePopulation, populationCandidates, seededRandom, type PopulationOptions } from './impact-population';
 
 /**
  * Impact preview: what publishing a new version of the rules would do to a population of
@@ -76,6 +75,12 @@ export interface ImpactOptions {
   findingChanges?: number;
   /** Example patients kept per finding change (default: as many as `examples`). */
   findingExamples?: number;
+}
+
+/** A comparison fed slice by slice (ImpactComparer.tally). */
+export interface ImpactTally {
+  add(patients: readonly ImpactPatient[], start: number, end: number): void;
+  result(): ImpactComparison;
 }
 
 const DEFAULT_EXAMPLES = 5;
@@ -165,46 +170,66 @@ export class ImpactComparer {
   }
 
   compare(patients: readonly ImpactPatient[], options: ImpactOptions = {}): ImpactComparison {
+    const tally = this.tally(options);
+    tally.add(patients, 0, patients.length);
+    return tally.result();
+  }
+
+  /**
+   * The same comparison fed in slices, so a caller can report its progress between them (the API
+   * streams "N of M patients compared"): `add` takes patients `start` to `end` of the population,
+   * slice after slice in order, and `result` gives what `compare` on the whole population gives.
+   */
+  tally(options: ImpactOptions = {}): ImpactTally {
     const keep = options.examples ?? DEFAULT_EXAMPLES;
     const transitions = new Map<string, ImpactTransition>();
     const findingChanges: FindingTally = { lost: [], gained: [] };
     let changed = 0;
     let findingsChanged = 0;
-    for (let p = 0; p < patients.length; p++) {
-      const b = this.before.primary(patients[p]);
-      const a = this.after.primary(patients[p]);
-      const from = b < 0 ? null : this.rulesBefore[b].id;
-      const to = a < 0 ? null : this.rulesAfter[a].id;
-      if (this.findingChanges(p, from === to, findingChanges, options.findingExamples ?? keep)) findingsChanged++;
-      if (from === to) continue;
-      changed++;
-      const [cause, cause_kind] = this.cause(from, to);
-      const key = `${from}\u0000${to}\u0000${cause}`;
-      let t = transitions.get(key);
-      if (!t) {
-        t = { from, to, cause, cause_kind, count: 0, examples: [] };
-        transitions.set(key, t);
+    let seen = 0;
+    const add = (patients: readonly ImpactPatient[], start: number, end: number) => {
+      // Examples are the first patients of a kind: an out-of-order slice would name other ones.
+      if (start !== seen || end < start || end > patients.length) throw new RangeError(`Slice ${start}–${end} after ${seen} patients`);
+      for (let p = start; p < end; p++) {
+        const b = this.before.primary(patients[p]);
+        const a = this.after.primary(patients[p]);
+        const from = b < 0 ? null : this.rulesBefore[b].id;
+        const to = a < 0 ? null : this.rulesAfter[a].id;
+        if (this.findingChanges(p, from === to, findingChanges, options.findingExamples ?? keep)) findingsChanged++;
+        if (from === to) continue;
+        changed++;
+        const [cause, cause_kind] = this.cause(from, to);
+        const key = `${from}\u0000${to}\u0000${cause}`;
+        let t = transitions.get(key);
+        if (!t) {
+          t = { from, to, cause, cause_kind, count: 0, examples: [] };
+          transitions.set(key, t);
+        }
+        t.count++;
+        if (t.examples.length < keep) t.examples.push(p);
       }
-      t.count++;
-      if (t.examples.length < keep) t.examples.push(p);
-    }
-    const sorted = [...transitions.values()].sort(
-      (x, y) => y.count - x.count || String(x.from).localeCompare(String(y.from)) || String(x.to).localeCompare(String(y.to)),
-    );
-    const findings = [...findingChanges.lost, ...findingChanges.gained]
-      .filter((c) => c !== undefined)
-      .sort((x, y) => y.count - x.count || x.change.localeCompare(y.change) || x.rule.localeCompare(y.rule));
-    const cap = options.transitions ?? sorted.length;
-    const findingCap = options.findingChanges ?? options.transitions ?? findings.length;
-    return {
-      patients: patients.length,
-      changed,
-      transitions: sorted.slice(0, cap),
-      more_transitions: Math.max(0, sorted.length - cap),
-      findings_changed: findingsChanged,
-      finding_changes: findings.slice(0, findingCap),
-      more_finding_changes: Math.max(0, findings.length - findingCap),
+      seen = end;
     };
+    const result = (): ImpactComparison => {
+      const sorted = [...transitions.values()].sort(
+        (x, y) => y.count - x.count || String(x.from).localeCompare(String(y.from)) || String(x.to).localeCompare(String(y.to)),
+      );
+      const findings = [...findingChanges.lost, ...findingChanges.gained]
+        .filter((c) => c !== undefined)
+        .sort((x, y) => y.count - x.count || x.change.localeCompare(y.change) || x.rule.localeCompare(y.rule));
+      const cap = options.transitions ?? sorted.length;
+      const findingCap = options.findingChanges ?? options.transitions ?? findings.length;
+      return {
+        patients: seen,
+        changed,
+        transitions: sorted.slice(0, cap),
+        more_transitions: Math.max(0, sorted.length - cap),
+        findings_changed: findingsChanged,
+        finding_changes: findings.slice(0, findingCap),
+        more_finding_changes: Math.max(0, findings.length - findingCap),
+      };
+    };
+    return { add, result };
   }
 
   /**
@@ -278,135 +303,4 @@ function sameDefinitions(a: readonly EngineParameter[], b: readonly EngineParame
   const sa = new Set(a.map(evaluationSignature));
   const sb = new Set(b.map(evaluationSignature));
   return sa.size === sb.size && [...sb].every((x) => sa.has(x));
-}
-
-/** Small, fast, seedable PRNG (mulberry32): the same seed always draws the same population. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export interface PopulationOptions {
-  size: number;
-  seed: number;
-  /** Share of answers left unanswered (default 0.15). */
-  unanswered?: number;
-  /** Grid steps either side of a cut-point values are drawn from (default 3). */
-  spread?: number;
-  /** Reference day for within_days conditions (answers are dated relative to it). */
-  now?: Date | number | string;
-}
-
-const DAY_MS = 86_400_000;
-
-function isoDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-function limits(p: EngineParameter | null): { min: number; max: number } {
-  const r = (p?.validation_rules ?? {}) as { min?: unknown; max?: unknown };
-  return {
-    min: typeof r.min === 'number' && Number.isFinite(r.min) ? r.min : -Infinity,
-    max: typeof r.max === 'number' && Number.isFinite(r.max) ? r.max : Infinity,
-  };
-}
-
-interface Candidates {
-  numbers: number[];
-  decimals: number;
-  min: number;
-  max: number;
-  /** Values drawn as they are (booleans, texts, dates). */
-  values: AnswerValue[];
-}
-
-/**
- * Per parameter key, what to draw from: the numeric cut-points of every condition on it (drawn
- * within `spread` recorded steps either side), the booleans, the texts the rules name and one
- * they do not, and the dates one day either side of a date threshold or a within_days limit.
- */
-export function populationCandidates(
-  rules: readonly EngineRule[],
-  parameters: readonly EngineParameter[],
-  referenceDay: number,
-): Map<string, Candidates> {
-  const index = buildParameterIndex(parameters);
-  const byKey = new Map<string, Candidates & { parameter: EngineParameter | null }>();
-  for (const rule of rules) {
-    for (const c of prepareRule(rule, index).conditions) {
-      if (c.failure !== null) continue;
-      let entry = byKey.get(c.key);
-      if (!entry) {
-        entry = { parameter: c.parameter, numbers: [], decimals: 0, ...limits(c.parameter), values: [] };
-        byKey.set(c.key, entry);
-      }
-      switch (c.domain) {
-        case 'numeric':
-          entry.numbers.push(c.num);
-          break;
-        case 'boolean':
-          entry.values.push(true, false);
-          break;
-        case 'date':
-          entry.values.push(isoDay(c.num - 1), isoDay(c.num), isoDay(c.num + 1));
-          break;
-        case 'within_days':
-          if (Number.isFinite(referenceDay)) entry.values.push(isoDay(referenceDay - c.num), isoDay(referenceDay - c.num - 1));
-          break;
-        default:
-          entry.values.push(c.text, `not ${c.text}`);
-      }
-    }
-  }
-  const out = new Map<string, Candidates>();
-  for (const [key, { parameter, ...entry }] of byKey) {
-    const numbers = [...new Set(entry.numbers)].sort((x, y) => x - y);
-    out.set(key, { ...entry, numbers, decimals: decimalsFor(parameter, numbers), values: [...new Set(entry.values)] });
-  }
-  return out;
-}
-
-/**
- * A deterministic population drawn around the cut-points the rules use: for each patient and
- * each parameter a rule reads, the answer is left out (unanswered) with probability
- * `unanswered`, else drawn near a random one of its cut-points, below, on or above it, at the
- * precision the parameter is recorded at (within its plausible min/max).
- */
-export function generatePopulation(
-  rules: readonly EngineRule[],
-  parameters: readonly EngineParameter[],
-  options: PopulationOptions,
-): ImpactPatient[] {
-  const random = seededRandom(options.seed);
-  const day = options.now === undefined ? NaN : Math.floor(new Date(options.now).getTime() / DAY_MS);
-  const candidates = [...populationCandidates(rules, parameters, day)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const unanswered = options.unanswered ?? 0.15;
-  const spread = options.spread ?? 3;
-  const grids = candidates.map(([, c]) => new Grid(c.decimals));
-  const patients: ImpactPatient[] = [];
-  for (let p = 0; p < options.size; p++) {
-    const answers: Answers = {};
-    candidates.forEach(([key, c], i) => {
-      if (random() < unanswered) return;
-      const pool = c.numbers.length + c.values.length;
-      if (!pool) return;
-      const pick = Math.floor(random() * pool);
-      if (pick >= c.numbers.length) {
-        answers[key] = c.values[pick - c.numbers.length];
-        return;
-      }
-      const grid = grids[i];
-      const steps = Math.floor(random() * (2 * spread + 1)) - spread;
-      const value = grid.value(grid.floor(c.numbers[pick]) + steps);
-      answers[key] = Math.min(c.max, Math.max(c.min, value));
-    });
-    patients.push(options.now === undefined ? { answers } : { answers, now: options.now });
-  }
-  return patients;
 }

@@ -62,6 +62,7 @@ export type {
   ImpactFindingChange,
   ImpactOptions,
   ImpactPatient,
+  ImpactTally,
   ImpactTransition,
   PopulationOptions,
 } from './impact';

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import type { ImpactPreviewJson } from '@cds/contracts';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES } from '@cds/contracts';
@@ -6,6 +6,9 @@ import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { ImpactPreviewService } from './impact-preview.service';
 import { ContractResponse } from '../../common/contract-response';
+
+/** The streamed form of the preview, with its progress (Accept header). */
+export const PROGRESS_TYPE = 'application/x-ndjson';
 
 @ApiTags('rule-sets')
 @ApiBearerAuth()
@@ -20,9 +23,16 @@ export class ImpactPreviewController {
   @ApiOperation({
     summary:
       'How publishing the draft would reclassify recorded assessments, the vignettes and 10,000 generated patients: per group, transitions of the primary recommendation with the rule responsible and examples. Stored; publish names its id',
+    description: `With \`Accept: ${PROGRESS_TYPE}\` the answer is streamed, one JSON object a line: \`{ "progress": { "done", "total" } }\` after each slice of patients compared (the three groups together), then \`{ "preview": ImpactPreviewJson }\`, or \`{ "error": <error body> }\` if it failed after the first line. A rule set that does not exist is a 404 before any line.`,
   })
-  create(@CurrentUser() actor: AuthUser, @Param('id', ParseIdPipe) id: string): Promise<ImpactPreviewJson> {
-    return this.previews.create(actor, id);
+  async create(
+    @CurrentUser() actor: AuthUser,
+    @Param('id', ParseIdPipe) id: string,
+    @Headers('accept') accept?: string,
+  ): Promise<ImpactPreviewJson | StreamableFile> {
+    if (!accept?.includes(PROGRESS_TYPE)) return this.previews.create(actor, id);
+    const stream = this.previews.streamed(actor, await this.previews.prepare(id));
+    return new StreamableFile(stream, { type: PROGRESS_TYPE });
   }
 
   @ContractResponse('ImpactPreviewJson')

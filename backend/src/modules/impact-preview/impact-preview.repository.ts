@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { ImpactPreviewJson } from '@cds/contracts';
 import type { Answers } from '@cds/engine';
 import { DataSource, EntityManager } from 'typeorm';
-import { iso } from '../../common/api-helpers';
+import { iso, pgCode } from '../../common/api-helpers';
+import { notFound } from '../../common/errors';
 import { ImpactPreview } from './impact-preview.entity';
 
 export interface RecordedAnswers {
@@ -25,8 +26,15 @@ export class ImpactPreviewRepository {
     return m.query(`SELECT answers, created_at FROM assessments WHERE answers <> '{}'::jsonb ORDER BY created_at, id`);
   }
 
-  async save(m: EntityManager, preview: Omit<ImpactPreview, 'id' | 'created_at' | 'version_id'>): Promise<string> {
-    return (await m.save(ImpactPreview, m.create(ImpactPreview, { ...preview, version_id: null }))).id;
+  /** Stores a computed preview; a rule set deleted while it was being computed is a 404, not a 500. */
+  async save(preview: Omit<ImpactPreview, 'id' | 'created_at' | 'version_id'>): Promise<string> {
+    try {
+      const m = this.db.manager;
+      return (await m.save(ImpactPreview, m.create(ImpactPreview, { ...preview, version_id: null }))).id;
+    } catch (e) {
+      if (pgCode(e) === '23503') throw notFound('Rule set');
+      throw e;
+    }
   }
 
   /**

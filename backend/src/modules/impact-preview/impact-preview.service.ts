@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { setImmediate } from 'node:timers/promises';
+import { PassThrough, type Readable } from 'node:stream';
+import { Injectable, Logger } from '@nestjs/common';
 import type { ImpactExampleJson, ImpactGroupJson, ImpactGroupKey, ImpactPreviewJson, ImpactRuleRef } from '@cds/contracts';
 import {
   answerText,
   generatePopulation,
   ImpactComparer,
   ruleChanges,
+  type ImpactComparison,
   ruleSeverity,
   type EngineParameter,
   type EngineRule,
@@ -12,6 +15,7 @@ import {
 } from '@cds/engine';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth-user';
+import { toErrorBody } from '../../common/error.filter';
 import { conflict, notFound } from '../../common/errors';
 import {
   combinationHash,
@@ -47,6 +51,30 @@ interface Labelled extends ImpactPatient {
   label: string;
 }
 
+/** The client of a streamed preview went away: the comparison stops. */
+class ClientGone extends Error {}
+
+/** Patients compared per slice: a few hundred milliseconds at most between two progress reports. */
+export const SLICE = 500;
+
+/** Told after each slice: `done` of `total` patients (the three populations together) compared. */
+export type ImpactProgress = (done: number, total: number) => void;
+
+/** What a preview read, before any patient is compared (ImpactPreviewService.prepare). */
+export interface PreparedPreview {
+  started: bigint;
+  ruleSetId: string;
+  draft: Awaited<ReturnType<typeof draftContent>>;
+  latest: Awaited<ReturnType<typeof latestVersion>>;
+  before: Combination;
+  after: Combination;
+  beforeParameters: EngineParameter[];
+  afterParameters: EngineParameter[];
+  now: Date;
+  assessments: Labelled[];
+  vignettes: Labelled[];
+}
+
 const GROUP_LABELS: Record<ImpactGroupKey, string> = {
   assessments: 'Recorded assessments',
   vignettes: "This rule set's vignettes",
@@ -55,6 +83,8 @@ const GROUP_LABELS: Record<ImpactGroupKey, string> = {
 
 @Injectable()
 export class ImpactPreviewService implements PublishImpactCheck {
+  private readonly logger = new Logger('ImpactPreview');
+
   constructor(private readonly previews: ImpactPreviewRepository) {}
 
   /**
@@ -63,85 +93,123 @@ export class ImpactPreviewService implements PublishImpactCheck {
    * populations, stores the result and returns it. Both sides use the compiled engine.
    */
   async create(actor: AuthUser, ruleSetId: string): Promise<ImpactPreviewJson> {
-    const id = await this.previews.transaction(async (m) => {
-      const started = process.hrtime.bigint();
+    return this.compute(actor, await this.prepare(ruleSetId));
+  }
+
+  /**
+   * Everything the preview reads, in one consistent snapshot: a rule set that does not exist is a
+   * 404 here, before a streamed answer has begun. The generated population is drawn by `compute`.
+   */
+  async prepare(ruleSetId: string): Promise<PreparedPreview> {
+    const started = process.hrtime.bigint();
+    return this.previews.transaction(async (m) => {
       const set = await findRuleSet(m, ruleSetId);
       const draft = await draftContent(m, set.id);
       const latest = await latestVersion(m, set.id);
       const after = await loadCombination(m, set, draft.rules);
       const published = (latest?.rules ?? []).map((r) => ({ ...r, rule_set_id: set.id, version: latest!.number }));
       const before = await loadCombination(m, set, published);
-      // The published side reads this set's rules with the parameters as they were published.
-      const beforeParameters = withFirst(latest?.parameters ?? [], before.parameters);
-      const afterParameters = withFirst(draft.parameters, after.parameters);
-      const comparer = new ImpactComparer(before.rules, after.rules, beforeParameters, afterParameters);
       const now = new Date();
-      const populations: Record<ImpactGroupKey, Labelled[]> = {
+      return {
+        started,
+        ruleSetId: set.id,
+        draft,
+        latest,
+        before,
+        after,
+        // The published side reads this set's rules with the parameters as they were published.
+        beforeParameters: withFirst(latest?.parameters ?? [], before.parameters),
+        afterParameters: withFirst(draft.parameters, after.parameters),
+        now,
         assessments: (await this.previews.recordedAnswers(m)).map((a) => ({
           answers: a.answers,
           now: a.created_at,
           label: `Assessment of ${new Date(a.created_at).toISOString().slice(0, 10)}`,
         })),
-        vignettes: (await vignettesOfSets(m, [set.id])).map((v) => ({
-          answers: v.answers,
-          now: v.reference_date ?? now,
-          label: v.name,
-        })),
-        generated: generatePopulation([...before.rules, ...after.rules], afterParameters, {
-          size: GENERATED_PATIENTS,
-          seed: GENERATED_SEED,
-          now,
-        }).map((p, i) => ({ ...p, label: `Generated patient ${i + 1}` })),
+        vignettes: (await vignettesOfSets(m, [set.id])).map((v) => ({ answers: v.answers, now: v.reference_date ?? now, label: v.name })),
       };
-      const describe = describer(before, after, withFirst(afterParameters, beforeParameters));
-      const groups: ImpactGroupJson[] = (Object.keys(GROUP_LABELS) as ImpactGroupKey[]).map((key) => {
-        const patients = populations[key];
-        const result = comparer.compare(patients, {
-          examples: EXAMPLES,
-          transitions: TRANSITIONS,
-          findingChanges: FINDING_CHANGES,
-          findingExamples: FINDING_EXAMPLES,
-        });
-        return {
-          key,
-          label: GROUP_LABELS[key],
-          patients: result.patients,
-          changed: result.changed,
-          more_transitions: result.more_transitions,
-          transitions: result.transitions.map((t) => ({
-            from: t.from === null ? null : describe.rule(t.from, 'before'),
-            to: t.to === null ? null : describe.rule(t.to, 'after'),
-            cause: describe.rule(t.cause, t.cause_kind === 'removed' ? 'before' : 'after'),
-            cause_kind: t.cause_kind,
-            count: t.count,
-            examples: t.examples.map((i) => describe.example(patients[i])),
-          })),
-          findings_changed: result.findings_changed,
-          more_finding_changes: result.more_finding_changes,
-          finding_changes: result.finding_changes.map((c) => ({
-            rule: describe.rule(c.rule, c.change === 'lost' ? 'before' : 'after'),
-            change: c.change,
-            cause_kind: c.cause_kind,
-            count: c.count,
-            same_primary: c.same_primary,
-            examples: c.examples.map((i) => describe.example(patients[i])),
-          })),
-        };
-      });
-      return this.previews.save(m, {
-        rule_set_id: set.id,
-        draft_hash: contentHash(draft),
-        base_version: latest?.number ?? null,
-        seed: GENERATED_SEED,
-        changes: ruleChanges(latest?.rules ?? [], draft.rules, beforeParameters, afterParameters),
-        combination_hash: combinationHash(after),
-        groups,
-        elapsed_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
-        created_by: actor.id,
-      });
     });
-    await this.previews.prune(ruleSetId, UNREFERENCED_MAX_AGE_HOURS, UNREFERENCED_KEPT_PER_SET);
-    return this.get(ruleSetId, id);
+  }
+
+  /**
+   * Compares every patient of the three populations in slices of SLICE, telling `progress` after
+   * each how many of all of them were compared, and yields to other requests between slices. The
+   * stored preview names the draft and combination it read, so publish refuses it if either moved.
+   */
+  async compute(actor: AuthUser, run: PreparedPreview, progress?: ImpactProgress): Promise<ImpactPreviewJson> {
+    const { before, after, beforeParameters, afterParameters } = run;
+    const comparer = new ImpactComparer(before.rules, after.rules, beforeParameters, afterParameters);
+    const populations: Record<ImpactGroupKey, Labelled[]> = {
+      assessments: run.assessments,
+      vignettes: run.vignettes,
+      generated: [],
+    };
+    const total = run.assessments.length + run.vignettes.length + GENERATED_PATIENTS;
+    progress?.(0, total);
+    populations.generated = generatePopulation([...before.rules, ...after.rules], afterParameters, {
+      size: GENERATED_PATIENTS,
+      seed: GENERATED_SEED,
+      now: run.now,
+    }).map((p, i) => ({ ...p, label: `Generated patient ${i + 1}` }));
+    const describe = describer(before, after, withFirst(afterParameters, beforeParameters));
+    const groups: ImpactGroupJson[] = [];
+    let done = 0;
+    for (const key of Object.keys(GROUP_LABELS) as ImpactGroupKey[]) {
+      const patients = populations[key];
+      const tally = comparer.tally({
+        examples: EXAMPLES,
+        transitions: TRANSITIONS,
+        findingChanges: FINDING_CHANGES,
+        findingExamples: FINDING_EXAMPLES,
+      });
+      for (let start = 0; start < patients.length; start += SLICE) {
+        const end = Math.min(start + SLICE, patients.length);
+        tally.add(patients, start, end);
+        done += end - start;
+        progress?.(done, total);
+        // A preview takes seconds of CPU: other requests are served between slices, and the progress goes out.
+        await setImmediate();
+      }
+      groups.push(groupJson(key, patients, tally.result(), describe));
+    }
+    const id = await this.previews.save({
+      rule_set_id: run.ruleSetId,
+      draft_hash: contentHash(run.draft),
+      base_version: run.latest?.number ?? null,
+      seed: GENERATED_SEED,
+      changes: ruleChanges(run.latest?.rules ?? [], run.draft.rules, beforeParameters, afterParameters),
+      combination_hash: combinationHash(after),
+      groups,
+      elapsed_ms: Math.round(Number(process.hrtime.bigint() - run.started) / 1e6),
+      created_by: actor.id,
+    });
+    await this.previews.prune(run.ruleSetId, UNREFERENCED_MAX_AGE_HOURS, UNREFERENCED_KEPT_PER_SET);
+    return this.get(run.ruleSetId, id);
+  }
+
+  /**
+   * `compute` as a stream of lines (application/x-ndjson): `{ progress: { done, total } }` after each
+   * slice, then `{ preview }`, or `{ error }` with api.md's error body if it failed once the answer
+   * had begun. A client that goes away stops the comparison (the stream is destroyed under it).
+   */
+  streamed(actor: AuthUser, run: PreparedPreview): Readable {
+    const out = new PassThrough();
+    const line = (value: object) => `${JSON.stringify(value)}\n`;
+    this.compute(actor, run, (done, total) => {
+      if (out.destroyed) throw new ClientGone();
+      out.write(line({ progress: { done, total } }));
+    }).then(
+      (preview) => {
+        if (!out.destroyed) out.end(line({ preview }));
+      },
+      (e: unknown) => {
+        if (e instanceof ClientGone || out.destroyed) return;
+        const error = toErrorBody(e);
+        if (error.statusCode >= 500) this.logger.error(e instanceof Error ? e : String(e));
+        out.end(line({ error }));
+      },
+    );
+    return out;
   }
 
   async get(ruleSetId: string, id: string): Promise<ImpactPreviewJson> {
@@ -190,11 +258,41 @@ export class ImpactPreviewService implements PublishImpactCheck {
   }
 }
 
+function groupJson(key: ImpactGroupKey, patients: Labelled[], result: ImpactComparison, describe: Describer): ImpactGroupJson {
+  return {
+    key,
+    label: GROUP_LABELS[key],
+    patients: result.patients,
+    changed: result.changed,
+    more_transitions: result.more_transitions,
+    transitions: result.transitions.map((t) => ({
+      from: t.from === null ? null : describe.rule(t.from, 'before'),
+      to: t.to === null ? null : describe.rule(t.to, 'after'),
+      cause: describe.rule(t.cause, t.cause_kind === 'removed' ? 'before' : 'after'),
+      cause_kind: t.cause_kind,
+      count: t.count,
+      examples: t.examples.map((i) => describe.example(patients[i])),
+    })),
+    findings_changed: result.findings_changed,
+    more_finding_changes: result.more_finding_changes,
+    finding_changes: result.finding_changes.map((c) => ({
+      rule: describe.rule(c.rule, c.change === 'lost' ? 'before' : 'after'),
+      change: c.change,
+      cause_kind: c.cause_kind,
+      count: c.count,
+      same_primary: c.same_primary,
+      examples: c.examples.map((i) => describe.example(patients[i])),
+    })),
+  };
+}
+
 /** `first`, then whatever of `rest` it does not define (by id). */
 function withFirst(first: readonly EngineParameter[], rest: readonly EngineParameter[]): EngineParameter[] {
   const ids = new Set(first.map((p) => p.id));
   return [...first, ...rest.filter((p) => !ids.has(p.id))];
 }
+
+type Describer = ReturnType<typeof describer>;
 
 function describer(before: Combination, after: Combination, parameters: readonly EngineParameter[]) {
   const rules = { before: new Map(before.rules.map((r) => [r.id, r])), after: new Map(after.rules.map((r) => [r.id, r])) };

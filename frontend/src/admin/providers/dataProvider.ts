@@ -1,6 +1,7 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import type { DataProvider, fetchUtils } from 'react-admin';
 import { fetchJson } from '../../api';
+import { streamImpactPreview, type ImpactProgress } from './impactPreviewStream';
 import {
   ACTION_KEYS,
   CDS_CLIENT_WRITABLE_FIELDS,
@@ -12,7 +13,6 @@ import {
   type ConformanceJson,
   type MeasureRunJson,
   type BoundaryVignetteJson,
-  type ImpactPreviewJson,
   type PublishCheckJson,
   type PolishEnqueueJson,
   type PublishRequest,
@@ -143,7 +143,9 @@ export const adminApi = {
     call<RuleSetJson>('PATCH', `/rule-sets/${id(ruleSetId)}/activation`, { is_active: isActive }),
   publish: (ruleSetId: string, body: PublishRequest = {}) => call<VersionSummaryJson>('POST', `/rule-sets/${id(ruleSetId)}/publish`, body),
   publishCheck: (ruleSetId: string) => call<PublishCheckJson>('GET', `/rule-sets/${id(ruleSetId)}/publish-check`),
-  impactPreview: (ruleSetId: string) => call<ImpactPreviewJson>('POST', `/rule-sets/${id(ruleSetId)}/impact-preview`),
+  /** Streamed: `onProgress` hears how many patients the server has compared (impactPreviewStream.ts). */
+  impactPreview: (ruleSetId: string, onProgress: (p: ImpactProgress) => void = () => undefined) =>
+    streamImpactPreview(`${API}/rule-sets/${id(ruleSetId)}/impact-preview`, onProgress),
   runVignette: (ruleSetId: string, answers: Record<string, unknown>) =>
     call<VignetteRunJson>('POST', `/rule-sets/${id(ruleSetId)}/run`, { answers }),
   boundaryVignettes: (ruleSetId: string) => call<BoundaryVignetteJson[]>('GET', `/rule-sets/${id(ruleSetId)}/boundary-vignettes`),

@@ -19,7 +19,9 @@ import { ADMIN_TOASTS } from '../../messages';
 import { adminApi } from '../../providers/dataProvider';
 import { useToast } from '../../providers/useToast';
 import type { DiffJson, RuleChangeDetailJson, RuleChangeField, RuleChangeJson, RuleSetJson, VersionSummaryJson } from '@cds/contracts';
+import { ImpactPreviewProgress } from './ImpactPreviewProgress';
 import { ImpactPreviewView, preloadTransitionsChart } from './ImpactPreviewView';
+import type { ImpactProgress } from '../../providers/impactPreviewStream';
 
 const FIELD_LABEL: Record<string, string> = {
   name: 'name',
@@ -221,9 +223,15 @@ export function PublishDialog({ ruleSet, onClose }: { ruleSet: RuleSetJson; onCl
   const nothing = !!c && !c.has_changes && c.latest_version !== null;
   const needsReason = warnings.length > 0 && !reason.trim();
   // Issue 13: publishing names the impact preview the admin saw; the server refuses a stale one.
-  const impact = useAdminQuery(['rule-sets', ruleSet.id, 'impact-preview', 'dialog'], () => adminApi.impactPreview(ruleSet.id), {
-    enabled: !!c && !nothing,
-  });
+  const [progress, setProgress] = useState<ImpactProgress | null>(null);
+  const impact = useAdminQuery(
+    ['rule-sets', ruleSet.id, 'impact-preview', 'dialog'],
+    () => {
+      setProgress(null);
+      return adminApi.impactPreview(ruleSet.id, setProgress);
+    },
+    { enabled: !!c && !nothing },
+  );
 
   const publish = async () => {
     setBusy(true);
@@ -331,7 +339,7 @@ export function PublishDialog({ ruleSet, onClose }: { ruleSet: RuleSetJson; onCl
             {!blocked && !warnings.length && <Alert severity="success">No analysis findings, and every test case passes.</Alert>}
           </Box>
         )}
-        {impact.isFetching && !nothing && c && <Typography sx={{ mt: 1 }}>Computing the impact on patients...</Typography>}
+        {impact.isFetching && !nothing && c && <ImpactPreviewProgress progress={progress} />}
         {impact.error ? <Alert severity="error">{errorMessage(impact.error, 'The impact preview could not run.')}</Alert> : null}
         {impact.data && !impact.isFetching && !nothing && <ImpactPreviewView preview={impact.data} ruleSetName={ruleSet.name} />}
         {error && (

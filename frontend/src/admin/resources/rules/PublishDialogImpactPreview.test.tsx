@@ -204,6 +204,67 @@ describe('Publish dialog: impact preview', { timeout: 60_000 }, () => {
     expect(calls.callsTo('POST /api/rule-sets/rs-1/publish').map((c) => c.body)).toEqual([{ impact_preview_id: 'ip-1' }]);
   });
 
+  // Issue 23: a determinate bar moved by the server's own count of patients compared, never by a timer.
+  it('while the server compares the A1C draft, the bar and the words follow its count of patients compared', async () => {
+    const encoder = new TextEncoder();
+    let send!: (line: object) => void;
+    let close!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (line) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        close = () => controller.close();
+      },
+    });
+    const calls = adminApiMock({
+      ...routes({}),
+      'POST /api/rule-sets/rs-1/impact-preview': () =>
+        new Response(body, { status: 201, headers: { 'Content-Type': 'application/x-ndjson' } }),
+    });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Glycaemic control' });
+    const bar = await within(dialog).findByRole('progressbar', { name: 'Patients compared' });
+    expect(bar).toHaveAttribute('aria-valuenow', '0');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Reading the rule sets and the recorded assessments...');
+    expect(calls.callsTo('POST /api/rule-sets/rs-1/impact-preview')[0].headers.get('Accept')).toContain('application/x-ndjson');
+
+    send({ progress: { done: 0, total: 10_013 } });
+    expect(await within(dialog).findByText('0 of 10,013 patients compared')).toBeInTheDocument();
+    send({ progress: { done: 5_000, total: 10_013 } });
+    expect(await within(dialog).findByText('5,000 of 10,013 patients compared')).toBeInTheDocument();
+    expect(Number(bar.getAttribute('aria-valuenow'))).toBeCloseTo(49.9, 0);
+    expect(bar).toHaveAttribute('aria-valuetext', '5,000 of 10,013 patients compared');
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
+    send({ progress: { done: 10_013, total: 10_013 } });
+    expect(await within(dialog).findByText('10,013 of 10,013 patients compared; storing the preview...')).toBeInTheDocument();
+
+    send({ preview });
+    close();
+    await within(dialog).findByRole('region', { name: 'Impact preview' });
+    expect(within(dialog).queryByRole('progressbar', { name: 'Patients compared' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeEnabled();
+  });
+
+  it("a preview that fails after it began streaming shows the server's reason", async () => {
+    const lines = [
+      { progress: { done: 0, total: 10_001 } },
+      { error: { statusCode: 503, code: 'service_unavailable', message: 'The database is unavailable; try again shortly' } },
+    ];
+    adminApiMock({
+      ...routes({}),
+      'POST /api/rule-sets/rs-1/impact-preview': () =>
+        new Response(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', {
+          status: 201,
+          headers: { 'Content-Type': 'application/x-ndjson' },
+        }),
+    });
+    renderApp('/admin/rules?rule_set_id=rs-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish Glycaemic control' });
+    expect(await within(dialog).findByText('The database is unavailable; try again shortly')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
+  });
+
   it('a stale preview (409) keeps Publish closed until the new preview is shown', async () => {
     let previews = 0;
     const calls = adminApiMock({
