@@ -214,9 +214,70 @@ describe('PCP access requests and approvals', () => {
     expect((await t.http().post(`/api/approvals/${req.body.id}/approve`).set(cast.super_admin.auth)).body.current_role).toBe('admin');
   });
 
+  it('the access-request list names each requester and decider, finds a requester by name and sorts by e-mail', async () => {
+    const tag = `Ottoline${Date.now()}`;
+    const early = await createUser(t, null, { email: `aa-${tag.toLowerCase()}@example.test`, first_name: tag, last_name: 'Early' });
+    const late = await createUser(t, 'pcp', { email: `zz-${tag.toLowerCase()}@example.test`, first_name: tag, last_name: 'Late' });
+    const a = await t.http().post('/api/me/access-requests').set(early.auth).send({ requested_role: 'pcp' });
+    const b = await t.http().post('/api/me/access-requests').set(late.auth).send({ requested_role: 'admin' });
+    await t.http().post(`/api/approvals/${b.body.id}/reject`).set(cast.super_admin.auth).send({ reason: 'Not on the rota' });
+    const list = (order: 'ASC' | 'DESC') =>
+      t
+        .http()
+        .get('/api/approvals')
+        .query({ filter: JSON.stringify({ q: tag }), sort: `["email","${order}"]` })
+        .set(cast.admin.auth);
+    const asc = expectOk(await list('ASC'));
+    expect(asc.headers['content-range']).toBe('approvals 0-1/2');
+    expect(asc.body).toEqual([
+      expect.objectContaining({ id: a.body.id, email: early.email, first_name: tag, last_name: 'Early', current_role: null }),
+      expect.objectContaining({
+        id: b.body.id,
+        email: late.email,
+        last_name: 'Late',
+        current_role: 'pcp',
+        status: 'rejected',
+        decided_by_email: cast.super_admin.email,
+      }),
+    ]);
+    expect(asc.body[0].decided_by_email).toBeNull();
+    expect(expectOk(await list('DESC')).body.map((r: { id: string }) => r.id)).toEqual([b.body.id, a.body.id]);
+    const byFullName = await t
+      .http()
+      .get('/api/approvals')
+      .query({ filter: JSON.stringify({ q: `${tag} lat` }) })
+      .set(cast.admin.auth);
+    expect(byFullName.body.map((r: { id: string }) => r.id)).toEqual([b.body.id]);
+    expect(expectOk(await t.http().get(`/api/approvals/${b.body.id}`).set(cast.admin.auth)).body).toMatchObject({
+      email: late.email,
+      decided_by_email: cast.super_admin.email,
+    });
+  });
+
   it('unknown approval ids are 404 and filters are validated', async () => {
     expect((await t.http().post('/api/approvals/00000000-0000-4000-8000-000000000000/approve').set(cast.admin.auth)).status).toBe(404);
     expect((await t.http().get('/api/approvals').query({ filter: '{"status":"maybe"}' }).set(cast.admin.auth)).status).toBe(400);
+  });
+});
+
+describe('a user waiting for PCP access', () => {
+  it('shows as pending approval in the user list and on their own row, and active once approved', async () => {
+    const waiting = await createUser(t);
+    const other = await createUser(t);
+    await t.http().post('/api/me/access-requests').set(waiting.auth).send({ requested_role: 'pcp' });
+    const statuses = async () => {
+      const res = await t
+        .http()
+        .get('/api/users')
+        .query({ filter: JSON.stringify({ id: [waiting.id, other.id] }) })
+        .set(cast.admin.auth);
+      return Object.fromEntries(res.body.map((u: { id: string; status: string }) => [u.id, u.status]));
+    };
+    expect(await statuses()).toEqual({ [waiting.id]: 'pending_approval', [other.id]: 'active' });
+    expect((await t.http().get(`/api/users/${waiting.id}`).set(cast.admin.auth)).body.status).toBe('pending_approval');
+    const [request] = (await t.http().get('/api/me/access-requests').set(waiting.auth)).body;
+    await t.http().post(`/api/approvals/${request.id}/approve`).set(cast.admin.auth);
+    expect(await statuses()).toEqual({ [waiting.id]: 'active', [other.id]: 'active' });
   });
 });
 

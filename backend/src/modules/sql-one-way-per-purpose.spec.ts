@@ -11,7 +11,8 @@ import { moduleSources, type ModuleSource } from './testing/module-sources';
 
 /** Raw SQL kept on purpose: a hot path (with the bench that measures it), or SQL the builders do not express. */
 const RAW_SQL: Record<string, string> = {
-  'assessments/assessments.repository.ts': 'answer path, being reworked (issue 23: another stream)',
+  'assessments/assessments.repository.ts':
+    "answer path (issue 22, `npm run bench:api`, docs/benchmarks.md): a start's INSERT and an answer's UPDATE are each one statement with the knowledge-generation guard and the log row appended (data-modifying CTEs, which the builders do not express)",
   'assessments/chat-sessions.repository.ts':
     "answer path: the knowledge generation read beside the chat's write (issue 22, `npm run bench:api`)",
   'measures/runs/measure-results.repository.ts':
@@ -33,43 +34,21 @@ const RAW_SQL: Record<string, string> = {
   'assessments/rule-analytics.repository.ts':
     'aggregates over jsonb arrays (LATERAL jsonb_array_elements with FILTER), per rule and period',
   'users/activity.repository.ts': 'the activity feed is one UNION ALL over five tables, clearer as SQL than as a builder',
-  // Not reasoned yet: to convert to the builders (issue 23, item 3, left open).
-  'users/users.repository.ts': 'not yet converted: the dashboard counts (three sub-selects in one statement)',
-  'polish/polish.repository.ts': "not yet converted: an open session's role (also a read of auth's and users' tables)",
-  'impact-preview/impact-preview.repository.ts': 'not yet converted: recorded answers, pruning and the preview with its author and version',
 };
 
 /** Reads of another module's table, each with why it is not (yet) that module's exported function. */
 const FOREIGN_READS: Record<string, string> = {
   'measures/runs/measure-runs.repository.ts fhir_resources':
     "keyset paging of the panel's patient ids in a run; not yet moved behind a records export",
-  'assessments/assessments.repository.ts users': 'answer path, being reworked',
-  'assessments/assessments.repository.ts parameters': 'answer path, being reworked',
   'assessments/rule-analytics.repository.ts cds_cards': 'cds-hooks imports assessments, so the cds-hooks index would be a cycle',
   'assessments/rule-analytics.repository.ts cds_feedback': 'cds-hooks imports assessments, so the cds-hooks index would be a cycle',
   'auth/sessions.repository.ts users': 'hot path: the session, e-mail and role of every authenticated request in one statement',
   'auth/sessions.repository.ts user_roles': 'hot path: the session, e-mail and role of every authenticated request in one statement',
-  'polish/polish.repository.ts auth_sessions': 'not yet moved: the worker checks that the requesting session is still open',
-  'polish/polish.repository.ts user_roles': 'not yet moved: the worker checks the requesting session still has its role',
   'parameters/parameters.repository.ts rules': 'rules imports parameters, so the rules index would be a cycle',
-  'impact-preview/impact-preview.repository.ts assessments':
-    "not yet moved: every recorded assessment's answers, in one REPEATABLE READ snapshot",
-  'impact-preview/impact-preview.repository.ts users': "not yet moved: the preview author's e-mail",
-  'impact-preview/impact-preview.repository.ts rule_set_versions': 'not yet moved: the version a preview was published with',
   'users/activity.repository.ts user_approvals': 'the activity feed (one UNION ALL over five modules’ tables)',
   'users/activity.repository.ts rule_set_versions': 'the activity feed (one UNION ALL over five modules’ tables)',
   'users/activity.repository.ts rule_sets': 'the activity feed (one UNION ALL over five modules’ tables)',
   'users/activity.repository.ts invitations': 'the activity feed (one UNION ALL over five modules’ tables)',
-  // The actor's e-mail (and name) beside each listed row, joined from the users module's tables: to move behind a
-  // users-module function that names a page's actors in one query.
-  'approvals/approvals.repository.ts users': "not yet moved: the requester's and decider's e-mail beside each access request",
-  'approvals/approvals.repository.ts profiles': "not yet moved: the requester's name beside each access request",
-  'approvals/approvals.repository.ts user_roles': "not yet moved: the requester's current role beside each access request",
-  'auth/invitations.repository.ts users': "not yet moved: the inviter's e-mail beside each invitation",
-  'parameters/parameter-changes.repository.ts users': "not yet moved: the editor's e-mail beside each change",
-  'parameters/parameter-changes.repository.ts profiles': "not yet moved: the editor's name beside each change",
-  'rules/rule-versions.repository.ts users': "not yet moved: the publisher's e-mail beside each version",
-  'users/users.repository.ts user_approvals': 'not yet moved: whether a user has a pending access request, and the pending count',
 };
 
 /** Tables created by migrations without an entity class, by owning module. */

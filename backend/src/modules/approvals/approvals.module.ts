@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../users';
+import { AccessRequestsModule } from './access-requests.module';
 import { AccessRequestsController, ApprovalsController } from './approvals.controller';
-import { ApprovalsRepository } from './approvals.repository';
 import { ApprovalsService } from './approvals.service';
 
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, AccessRequestsModule],
   controllers: [AccessRequestsController, ApprovalsController],
-  providers: [ApprovalsService, ApprovalsRepository],
+  providers: [ApprovalsService],
 })
 export class ApprovalsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type {
   AnswerDetailJson,
   AssessmentJson,
@@ -14,14 +14,19 @@ import type { Stored } from '../../common/stored';
 import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
 import type { CaseListFilter } from './case-history';
+import { loincCodesOf, parametersByIds } from '../parameters';
 import type { QuestionSource } from '../polish';
-import type { DebugLogEntry, VersionRef } from './assessment.entity';
+import { userLabels } from '../users';
+import { Assessment, type DebugLogEntry, type VersionRef } from './assessment.entity';
 import type { RecordHistorySnapshot } from './record-context';
 
 /** An assessment as read (with its owner's email); the debug log and the record's history only when asked for. */
 export type AssessmentRow = Stored<Omit<AssessmentJson, 'histories'>, 'created_at' | 'updated_at' | 'completed_at'> & {
   record_history?: RecordHistorySnapshot | null;
 };
+
+/** The row as stored: its owner's e-mail is the users module's (the caller's own, or `ownerEmail`). */
+export type StoredAssessmentRow = Omit<AssessmentRow, 'user_email'>;
 
 /** Where the engine left the assessment after a step. */
 export interface AssessmentState {
@@ -73,7 +78,6 @@ export interface AnswerWrite extends AssessmentState {
 const COLUMNS = [
   'a.id AS id',
   'a.user_id AS user_id',
-  'u.email AS user_email',
   'a.is_completed AS is_completed',
   'a.step AS step',
   'a.current_parameter_id AS current_parameter_id',
@@ -119,7 +123,7 @@ export class AssessmentsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   private select(debug: boolean) {
-    const qb = this.db.createQueryBuilder().from('assessments', 'a').innerJoin('users', 'u', 'u.id = a.user_id').select(COLUMNS);
+    const qb = this.db.createQueryBuilder().from(Assessment, 'a').select(COLUMNS);
     return debug ? qb.addSelect(DEBUG_LOG, 'debug_log') : qb;
   }
 
@@ -163,16 +167,19 @@ export class AssessmentsRepository {
 
   /**
    * `ownerId` narrows to one owner's assessment (a PCP's view); null reads any. `history` adds the
-   * record's history snapshot (the case detail). Plain SQL: this is on every answer.
+   * record's history snapshot (the case detail). An answer reads it only when this process kept no copy of the row.
    */
-  async find(id: string, ownerId: string | null, debug = false, history = false): Promise<AssessmentRow | null> {
-    const rows = (await this.db.query(
-      `SELECT ${COLUMNS.join(', ')}${debug ? `, ${DEBUG_LOG} AS debug_log` : ''}${history ? ', a.record_history AS record_history' : ''}
-         FROM assessments a JOIN users u ON u.id = a.user_id
-        WHERE a.id = $1${ownerId ? ' AND a.user_id = $2' : ''}`,
-      ownerId ? [id, ownerId] : [id],
-    )) as AssessmentRow[];
-    return rows[0] ?? null;
+  async find(id: string, ownerId: string | null, debug = false, history = false): Promise<StoredAssessmentRow | null> {
+    const qb = this.select(debug).where('a.id = :id', { id });
+    if (ownerId) qb.andWhere('a.user_id = :ownerId', { ownerId });
+    if (history) qb.addSelect('a.record_history', 'record_history');
+    return (await qb.getRawOne<StoredAssessmentRow>()) ?? null;
+  }
+
+  /** The e-mail of an assessment's owner, for an administrator reading another user's assessment. */
+  async ownerEmail(userId: string): Promise<string> {
+    // An assessment goes with its user (ON DELETE CASCADE), so its owner is always found.
+    return (await userLabels(this.db.manager, [userId])).get(userId)?.email ?? '';
   }
 
   /**
@@ -216,30 +223,35 @@ export class AssessmentsRepository {
 
   /** The knowledge generation stored now. */
   async knowledgeGeneration(): Promise<number> {
-    const rows = (await this.db.query(`SELECT ${GENERATION} AS generation`)) as { generation: string }[];
-    return Number(rows[0].generation);
+    const row = await this.db
+      .createQueryBuilder()
+      .select('g.generation', 'generation')
+      .from('knowledge_generation', 'g')
+      .where('g.id = 1')
+      .getRawOne<{ generation: string }>();
+    return Number(row!.generation);
   }
 
-  /** What the question's wording is made of, as stored now (null when the parameter is gone), with the generation. */
+  /**
+   * What the question's wording is made of, as stored now (null when the parameter is gone), with the generation.
+   * The generation is read first: what is read after it is at least as new, so a copy kept under it is never newer
+   * than the writes it lets through (a write since refuses the answer's guarded UPDATE). Cache misses only.
+   */
   async wordingSource(parameterId: string): Promise<WordingRead> {
-    const rows = (await this.db.query(
-      `SELECT g.generation, p.id, p.name, p.display_name, p.category, p.data_type, p.units, p.question_override,
-              p.polished_question, p.polished_input_hash
-         FROM knowledge_generation g LEFT JOIN parameters p ON p.id = $1
-        WHERE g.id = 1`,
-      [parameterId],
-    )) as (QuestionSource & { generation: string; id: string | null })[];
-    const { generation, id, ...source } = rows[0];
-    return { generation: Number(generation), source: id === null ? null : source };
+    const generation = await this.knowledgeGeneration();
+    const [p] = await parametersByIds(this.db.manager, [parameterId]);
+    if (!p) return { generation, source: null };
+    const { name, display_name, category, data_type, units, question_override, polished_question, polished_input_hash } = p;
+    return {
+      generation,
+      source: { name, display_name, category, data_type, units, question_override, polished_question, polished_input_hash },
+    };
   }
 
-  /** Every parameter's LOINC code (those with one), with the generation. */
+  /** Every parameter's LOINC code (those with one), with the generation read before them (as for the wording). */
   async loincCodes(): Promise<{ generation: number; codes: Record<string, string> }> {
-    const rows = (await this.db.query(
-      `SELECT g.generation, coalesce((SELECT json_object_agg(p.id, p.loinc_code) FROM parameters p WHERE p.loinc_code IS NOT NULL), '{}'::json) AS codes
-         FROM knowledge_generation g WHERE g.id = 1`,
-    )) as { generation: string; codes: Record<string, string> }[];
-    return { generation: Number(rows[0].generation), codes: rows[0].codes };
+    const generation = await this.knowledgeGeneration();
+    return { generation, codes: Object.fromEntries(await loincCodesOf(this.db.manager)) };
   }
 
   async list(q: ListQuery, f: CaseListFilter): Promise<{ rows: AssessmentRow[]; total: number }> {
@@ -253,14 +265,18 @@ export class AssessmentsRepository {
       .addOrderBy('a.id', q.sort.order)
       .offset(q.offset)
       .limit(q.limit)
-      .getRawMany<AssessmentRow>();
-    return { rows, total };
+      .getRawMany<StoredAssessmentRow>();
+    const owners = await userLabels(
+      this.db.manager,
+      rows.map((r) => r.user_id),
+    );
+    return { rows: rows.map((r) => ({ ...r, user_email: owners.get(r.user_id)?.email ?? '' })), total };
   }
 
   async countsFor(userId: string): Promise<{ total: number; completed: number; with_recommendation: number }> {
     const row = await this.db
       .createQueryBuilder()
-      .from('assessments', 'a')
+      .from(Assessment, 'a')
       .select('count(*)::int', 'total')
       .addSelect('count(*) FILTER (WHERE a.is_completed)::int', 'completed')
       .addSelect('count(*) FILTER (WHERE a.recommendation IS NOT NULL)::int', 'with_recommendation')
@@ -268,4 +284,18 @@ export class AssessmentsRepository {
       .getRawOne<{ total: number; completed: number; with_recommendation: number }>();
     return row!;
   }
+}
+
+/**
+ * The answers of every recorded assessment that has any (the patients already seen), oldest first: the impact
+ * preview's first population, read inside its caller's snapshot (`m`).
+ */
+export function recordedAnswers(m: EntityManager): Promise<{ answers: Answers; created_at: Date }[]> {
+  return m
+    .createQueryBuilder(Assessment, 'a')
+    .select(['a.answers AS answers', 'a.created_at AS created_at'])
+    .where(`a.answers <> '{}'::jsonb`)
+    .orderBy('a.created_at')
+    .addOrderBy('a.id')
+    .getRawMany<{ answers: Answers; created_at: Date }>();
 }

@@ -239,8 +239,9 @@ export class AssessmentsService {
 
   /** A PCP sees their own assessments; an administrator sees every one. */
   async get(user: AuthUser, id: string, debug: boolean): Promise<AssessmentJson> {
-    const row = await this.repo.find(id, isAdmin(user.role) ? null : user.id, debug, true);
-    if (!row) throw notFound('Assessment');
+    const stored = await this.repo.find(id, isAdmin(user.role) ? null : user.id, debug, true);
+    if (!stored) throw notFound('Assessment');
+    const row = { ...stored, user_email: stored.user_id === user.id ? user.email : await this.repo.ownerEmail(stored.user_id) };
     return { ...toJson(row), ...(row.patient && row.record_history ? { histories: historiesOf(row.record_history) } : {}) };
   }
 
@@ -265,7 +266,7 @@ export class AssessmentsService {
   private async own(id: string, user: AuthUser): Promise<Row> {
     const row = await this.repo.find(id, user.id);
     if (!row) throw notFound('Assessment');
-    return row;
+    return { ...row, user_email: user.email };
   }
 
   /** Where the step leaves the assessment; the question worded as its parameter is stored now (kept facts, `seen`). */

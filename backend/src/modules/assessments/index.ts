@@ -5,6 +5,7 @@ export { formatNumber, isNumericParameter, numericLimits } from './answer-check'
 export { questionJson, recordAnswer } from './answer-record';
 export type { AnswerDto } from './assessments.dto';
 export { askedTwice, AssessmentsService } from './assessments.service';
+export { recordedAnswers } from './assessments.repository';
 export { enteredOf, toActions, toResult } from './outcome';
 export { PublishedRules, type Knowledge } from './published-rules';
 export { AssessmentsModule } from './assessments.module';

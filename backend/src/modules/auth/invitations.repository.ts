@@ -3,11 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { InvitationJson, InvitationStatus, Role } from '@cds/contracts';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { Stored } from '../../common/stored';
-import { User } from '../users';
+import { User, userLabels } from '../users';
 import { Invitation } from './invitation.entity';
 
 /** An invitation as the list and detail read it: the contract's shape with its timestamps as dates. */
 export type InvitationRow = Stored<Omit<InvitationJson, 'url'>, 'created_at' | 'expires_at' | 'accepted_at'>;
+
+/** The invitation's own columns: who invited, before the users module names them. */
+type StoredInvitation = Omit<InvitationRow, 'invited_by_email'> & { invited_by: string | null };
 
 export interface InvitationListFilter {
   status?: InvitationStatus;
@@ -28,30 +31,39 @@ export class InvitationsRepository {
   private base() {
     return this.db
       .createQueryBuilder()
-      .from('invitations', 'i')
-      .leftJoin('users', 'u', 'u.id = i.invited_by')
+      .from(Invitation, 'i')
       .select([
         'i.id AS id',
         'i.email AS email',
         'i.role AS role',
         `${STATUS_SQL} AS status`,
-        'u.email AS invited_by_email',
+        'i.invited_by AS invited_by',
         'i.created_at AS created_at',
         'i.expires_at AS expires_at',
         'i.accepted_at AS accepted_at',
       ]);
   }
 
+  /** The inviters' e-mails, named for the whole page at once. */
+  private async withInviters(rows: StoredInvitation[]): Promise<InvitationRow[]> {
+    const inviters = await userLabels(
+      this.db.manager,
+      rows.map((r) => r.invited_by),
+    );
+    return rows.map(({ invited_by, ...r }) => ({ ...r, invited_by_email: (invited_by && inviters.get(invited_by)?.email) || null }));
+  }
+
   async findRow(id: string): Promise<InvitationRow | null> {
-    return (await this.base().where('i.id = :id', { id }).getRawOne<InvitationRow>()) ?? null;
+    const row = await this.base().where('i.id = :id', { id }).getRawOne<StoredInvitation>();
+    return row ? (await this.withInviters([row]))[0] : null;
   }
 
   async list(f: InvitationListFilter): Promise<{ rows: InvitationRow[]; total: number }> {
     const qb = this.base();
     if (f.status) qb.andWhere(`${STATUS_SQL} = :status`, { status: f.status });
     const total = await qb.clone().getCount();
-    const rows = await qb.orderBy(`i.${f.sort}`, f.order).addOrderBy('i.id').offset(f.offset).limit(f.limit).getRawMany<InvitationRow>();
-    return { rows, total };
+    const rows = await qb.orderBy(`i.${f.sort}`, f.order).addOrderBy('i.id').offset(f.offset).limit(f.limit).getRawMany<StoredInvitation>();
+    return { rows: await this.withInviters(rows), total };
   }
 
   userExists(m: EntityManager, email: string): Promise<boolean> {

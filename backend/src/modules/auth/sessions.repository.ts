@@ -11,16 +11,8 @@ export class SessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** The user's e-mail and current role, if the session is still open: what every authenticated request checks. */
-  async openSessionIdentity(sessionId: string, userId: string): Promise<SessionIdentity | undefined> {
-    const rows: { id: string; email: string; role: SessionIdentity['role'] }[] = await this.db.query(
-      `SELECT u.id, u.email, r.role FROM auth_sessions s
-         JOIN users u ON u.id = s.user_id
-         LEFT JOIN user_roles r ON r.user_id = u.id
-        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
-      [sessionId, userId],
-    );
-    const [row] = rows;
-    return row && { id: row.id, email: row.email, role: row.role ?? null };
+  openSessionIdentity(sessionId: string, userId: string): Promise<SessionIdentity | undefined> {
+    return openSessionIdentity(this.db.manager, sessionId, userId);
   }
 
   async openSession(userId: string, m: EntityManager = this.db.manager): Promise<AuthSession> {
@@ -66,4 +58,20 @@ export class SessionsRepository {
       { revoked_at: new Date(), revoked_reason: reason },
     );
   }
+}
+
+/**
+ * The user's e-mail and current role if the session is still open, in one statement: the bearer check of every
+ * authenticated request, and the queue dashboard's check of its cookie's session (through auth's index).
+ */
+export async function openSessionIdentity(m: EntityManager, sessionId: string, userId: string): Promise<SessionIdentity | undefined> {
+  const rows: { id: string; email: string; role: SessionIdentity['role'] }[] = await m.query(
+    `SELECT u.id, u.email, r.role FROM auth_sessions s
+       JOIN users u ON u.id = s.user_id
+       LEFT JOIN user_roles r ON r.user_id = u.id
+      WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
+    [sessionId, userId],
+  );
+  const [row] = rows;
+  return row && { id: row.id, email: row.email, role: row.role ?? null };
 }

@@ -5,6 +5,9 @@ import type { Answers } from '@cds/engine';
 import { DataSource, EntityManager } from 'typeorm';
 import { iso, pgCode } from '../../common/api-helpers';
 import { notFound } from '../../common/errors';
+import { recordedAnswers } from '../assessments';
+import { versionIdOf, versionNumberOf } from '../rules';
+import { userLabels } from '../users';
 import { ImpactPreview } from './impact-preview.entity';
 
 export interface RecordedAnswers {
@@ -23,7 +26,7 @@ export class ImpactPreviewRepository {
 
   /** The answers of every recorded assessment (the patients already seen), oldest first. */
   recordedAnswers(m: EntityManager): Promise<RecordedAnswers[]> {
-    return m.query(`SELECT answers, created_at FROM assessments WHERE answers <> '{}'::jsonb ORDER BY created_at, id`);
+    return recordedAnswers(m);
   }
 
   /** Stores a computed preview; a rule set deleted while it was being computed is a 404, not a 500. */
@@ -45,39 +48,49 @@ export class ImpactPreviewRepository {
    */
   async prune(ruleSetId: string, maxAgeHours: number, keep: number): Promise<void> {
     await this.db.transaction(async (m) => {
-      await m.query(`DELETE FROM rule_set_impact_previews WHERE version_id IS NULL AND created_at < now() - make_interval(hours => $1)`, [
-        maxAgeHours,
-      ]);
-      await m.query(
-        `DELETE FROM rule_set_impact_previews
-          WHERE version_id IS NULL AND rule_set_id = $1
-            AND id NOT IN (SELECT id FROM rule_set_impact_previews WHERE version_id IS NULL AND rule_set_id = $1
-                            ORDER BY created_at DESC, id DESC LIMIT $2)`,
-        [ruleSetId, keep],
-      );
+      await m
+        .createQueryBuilder()
+        .delete()
+        .from(ImpactPreview)
+        .where('version_id IS NULL AND created_at < now() - make_interval(hours => :maxAgeHours)', { maxAgeHours })
+        .execute();
+      const kept = m
+        .createQueryBuilder()
+        .select('k.id')
+        .from(ImpactPreview, 'k')
+        .where('k.version_id IS NULL AND k.rule_set_id = :ruleSetId')
+        .orderBy('k.created_at', 'DESC')
+        .addOrderBy('k.id', 'DESC')
+        .limit(keep)
+        .getQuery();
+      await m
+        .createQueryBuilder()
+        .delete()
+        .from(ImpactPreview)
+        .where(`version_id IS NULL AND rule_set_id = :ruleSetId AND id NOT IN (${kept})`, { ruleSetId })
+        .execute();
     });
   }
 
+  /** The preview, with its author's e-mail and the number of the version it was published with. */
   async find(ruleSetId: string, id: string): Promise<ImpactPreviewJson | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT p.*, u.email AS created_by_email, v.number AS version_number
-         FROM rule_set_impact_previews p
-         LEFT JOIN users u ON u.id = p.created_by
-         LEFT JOIN rule_set_versions v ON v.id = p.version_id
-        WHERE p.rule_set_id = $1 AND p.id = $2`,
-      [ruleSetId, id],
-    );
-    return rows.length ? toJson(rows[0]) : null;
+    const m = this.db.manager;
+    const preview = await m.findOne(ImpactPreview, { where: { rule_set_id: ruleSetId, id } });
+    if (!preview) return null;
+    const [authors, versionNumber] = await Promise.all([
+      userLabels(m, [preview.created_by]),
+      preview.version_id ? versionNumberOf(m, preview.version_id) : null,
+    ]);
+    return toJson(preview, (preview.created_by && authors.get(preview.created_by)?.email) || null, versionNumber);
   }
 
   /** The preview a version was published with (null for versions published before previews existed). */
   async findByVersion(ruleSetId: string, number: number): Promise<ImpactPreviewJson | null> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT p.id FROM rule_set_impact_previews p JOIN rule_set_versions v ON v.id = p.version_id
-        WHERE v.rule_set_id = $1 AND v.number = $2`,
-      [ruleSetId, number],
-    );
-    return rows.length ? this.find(ruleSetId, rows[0].id) : null;
+    const versionId = await versionIdOf(this.db.manager, ruleSetId, number);
+    const preview = versionId
+      ? await this.db.manager.findOne(ImpactPreview, { select: { id: true }, where: { version_id: versionId } })
+      : null;
+    return preview ? this.find(ruleSetId, preview.id) : null;
   }
 
   /** Locks the preview row for the publish transaction, so two publishes cannot both use it. */
@@ -90,20 +103,20 @@ export class ImpactPreviewRepository {
   }
 }
 
-function toJson(r: Record<string, unknown>): ImpactPreviewJson {
+function toJson(p: ImpactPreview, createdByEmail: string | null, versionNumber: number | null): ImpactPreviewJson {
   return {
-    id: r.id as string,
-    rule_set_id: r.rule_set_id as string,
-    draft_hash: r.draft_hash as string,
-    base_version: r.base_version === null ? null : Number(r.base_version),
-    seed: Number(r.seed),
-    changes: (r.changes as ImpactPreviewJson['changes'] | undefined) ?? [],
-    groups: r.groups as ImpactPreviewJson['groups'],
-    version_id: (r.version_id as string | null) ?? null,
-    version_number: r.version_number === null || r.version_number === undefined ? null : Number(r.version_number),
-    created_by: (r.created_by as string | null) ?? null,
-    created_by_email: (r.created_by_email as string | null) ?? null,
-    created_at: iso(r.created_at as Date)!,
-    elapsed_ms: Number(r.elapsed_ms),
+    id: p.id,
+    rule_set_id: p.rule_set_id,
+    draft_hash: p.draft_hash,
+    base_version: p.base_version,
+    seed: p.seed,
+    changes: p.changes ?? [],
+    groups: p.groups,
+    version_id: p.version_id,
+    version_number: versionNumber,
+    created_by: p.created_by,
+    created_by_email: createdByEmail,
+    created_at: iso(p.created_at)!,
+    elapsed_ms: p.elapsed_ms,
   };
 }

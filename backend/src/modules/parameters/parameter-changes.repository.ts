@@ -4,9 +4,13 @@ import type { ChangeType, ParameterChangeJson } from '@cds/contracts';
 import type { Stored } from '../../common/stored';
 import { DataSource } from 'typeorm';
 import { likePattern, type ListQuery } from '../../common/pagination';
+import { userLabels, userMatches } from '../users';
+import { ParameterChange } from './parameter-change.entity';
 
 /** A change-history row with the email of who made the change. */
 export type ParameterChangeRow = Stored<ParameterChangeJson, 'changed_at'>;
+
+type StoredChange = Omit<ParameterChangeRow, 'changed_by_email'>;
 
 /** The list's filters, already checked by the service. */
 export interface ParameterChangeFilter {
@@ -28,9 +32,7 @@ export class ParameterChangesRepository {
   private base() {
     return this.db
       .createQueryBuilder()
-      .from('parameter_changes', 'c')
-      .leftJoin('users', 'u', 'u.id = c.changed_by')
-      .leftJoin('profiles', 'pr', 'pr.id = c.changed_by')
+      .from(ParameterChange, 'c')
       .select([
         'c.id AS id',
         'c.parameter_id AS parameter_id',
@@ -39,7 +41,6 @@ export class ParameterChangesRepository {
         'c.old_values AS old_values',
         'c.new_values AS new_values',
         'c.changed_by AS changed_by',
-        'u.email AS changed_by_email',
         'c.changed_at AS changed_at',
         'c.change_reason AS change_reason',
       ]);
@@ -49,9 +50,8 @@ export class ParameterChangesRepository {
     const qb = this.base();
     if (f.ids) qb.andWhere('c.id IN (:...ids)', { ids: f.ids });
     if (f.text) {
-      qb.andWhere(`(c.parameter_name ILIKE :q OR u.email ILIKE :q OR concat_ws(' ', pr.first_name, pr.last_name) ILIKE :q)`, {
-        q: likePattern(f.text),
-      });
+      const q = likePattern(f.text);
+      qb.andWhere(`(c.parameter_name ILIKE :q OR ${userMatches(qb, 'c.changed_by', q)})`, { q });
     }
     if (f.types) qb.andWhere('c.change_type IN (:...types)', { types: f.types });
     if (f.since) qb.andWhere('c.changed_at >= :since', { since: f.since });
@@ -62,11 +62,21 @@ export class ParameterChangesRepository {
       .addOrderBy('c.id', 'DESC')
       .offset(q.offset)
       .limit(q.limit)
-      .getRawMany<ParameterChangeRow>();
-    return { rows, total };
+      .getRawMany<StoredChange>();
+    return { rows: await this.withEditors(rows), total };
   }
 
   async find(id: string): Promise<ParameterChangeRow | null> {
-    return (await this.base().where('c.id = :id', { id }).getRawOne<ParameterChangeRow>()) ?? null;
+    const row = await this.base().where('c.id = :id', { id }).getRawOne<StoredChange>();
+    return row ? (await this.withEditors([row]))[0] : null;
+  }
+
+  /** The editors' e-mails, named for the whole page at once. */
+  private async withEditors(rows: StoredChange[]): Promise<ParameterChangeRow[]> {
+    const editors = await userLabels(
+      this.db.manager,
+      rows.map((r) => r.changed_by),
+    );
+    return rows.map((r) => ({ ...r, changed_by_email: (r.changed_by && editors.get(r.changed_by)?.email) || null }));
   }
 }

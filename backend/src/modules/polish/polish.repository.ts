@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { openSessionIdentity } from '../auth';
 import { Parameter } from '../parameters/parameter.entity';
 import type { ProviderName } from './providers/polish-providers';
 
@@ -29,15 +30,13 @@ export class PolishRepository {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  /** The role of an open session's user ('' without a role), or null when the session is gone or revoked. */
+  /**
+   * The role of an open session's user ('' without a role), or null when the session is gone or revoked:
+   * the auth module's own check, the one every bearer request makes.
+   */
   async openSessionRole(sessionId: string, userId: string): Promise<string | null> {
-    const [row]: { role: string }[] = await this.db.query(
-      `SELECT coalesce(r.role, '') AS role FROM auth_sessions s
-         LEFT JOIN user_roles r ON r.user_id = s.user_id
-        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
-      [sessionId, userId],
-    );
-    return row ? String(row.role) : null;
+    const identity = await openSessionIdentity(this.db.manager, sessionId, userId);
+    return identity ? (identity.role ?? '') : null;
   }
 
   find(id: string): Promise<PolishableParameter | null> {

@@ -2,7 +2,7 @@
 // and the loading steps the impact preview compares a draft with.
 export { combinationHash, loadCombination, type Combination } from './publish-gate';
 export { draftContent, findRuleSet } from './rule-store';
-export { latestVersion } from './rule-versions.repository';
+export { latestVersion, versionIdOf, versionNumberOf } from './rule-versions.repository';
 export { vignettesOfSets } from './rule-sets.repository';
 export { contentHash } from './snapshot';
 export { PublishImpactCheck, type PreviewBasis } from './publish-impact-check';

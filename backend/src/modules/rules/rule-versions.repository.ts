@@ -4,6 +4,7 @@ import type { VersionJson, VersionSummaryJson } from '@cds/contracts';
 import type { Stored } from '../../common/stored';
 import type { EngineParameter, EngineRule } from '@cds/engine';
 import { DataSource, EntityManager } from 'typeorm';
+import { userLabels } from '../users';
 import { RuleSetVersion } from './rule-set-version.entity';
 import { RuleSet } from './rule-set.entity';
 
@@ -37,8 +38,7 @@ export class RuleVersionsRepository {
   private base(withContent: boolean) {
     const qb = this.db
       .createQueryBuilder()
-      .from('rule_set_versions', 'v')
-      .leftJoin('users', 'u', 'u.id = v.published_by')
+      .from(RuleSetVersion, 'v')
       .select([
         'v.id AS id',
         'v.rule_set_id AS rule_set_id',
@@ -46,7 +46,6 @@ export class RuleVersionsRepository {
         'v.name AS name',
         'v.content_hash AS content_hash',
         'v.published_by AS published_by',
-        'u.email AS published_by_email',
         'v.published_at AS published_at',
         'v.source AS source',
         'v.warning_acknowledgement AS warning_acknowledgement',
@@ -56,18 +55,32 @@ export class RuleVersionsRepository {
     return qb;
   }
 
+  /** The publishers' e-mails, named for all the versions read at once. */
+  private async withPublishers<T extends { published_by: string | null }>(
+    rows: T[],
+  ): Promise<(T & { published_by_email: string | null })[]> {
+    const publishers = await userLabels(
+      this.db.manager,
+      rows.map((r) => r.published_by),
+    );
+    return rows.map((r) => ({ ...r, published_by_email: (r.published_by && publishers.get(r.published_by)?.email) || null }));
+  }
+
   /** A rule set's versions, newest first. */
-  summaries(ruleSetId: string): Promise<VersionSummaryRow[]> {
-    return this.base(false).where('v.rule_set_id = :ruleSetId', { ruleSetId }).orderBy('v.number', 'DESC').getRawMany<VersionSummaryRow>();
+  async summaries(ruleSetId: string): Promise<VersionSummaryRow[]> {
+    const qb = this.base(false).where('v.rule_set_id = :ruleSetId', { ruleSetId }).orderBy('v.number', 'DESC');
+    return this.withPublishers(await qb.getRawMany<Omit<VersionSummaryRow, 'published_by_email'>>());
   }
 
   async findByNumber(ruleSetId: string, number: number): Promise<VersionRow | null> {
     const qb = this.base(true).where('v.rule_set_id = :ruleSetId AND v.number = :number', { ruleSetId, number });
-    return (await qb.getRawOne<VersionRow>()) ?? null;
+    const row = await qb.getRawOne<Omit<VersionRow, 'published_by_email'>>();
+    return row ? (await this.withPublishers([row]))[0] : null;
   }
 
   async findById(id: string): Promise<VersionRow | null> {
-    return (await this.base(true).where('v.id = :id', { id }).getRawOne<VersionRow>()) ?? null;
+    const row = await this.base(true).where('v.id = :id', { id }).getRawOne<Omit<VersionRow, 'published_by_email'>>();
+    return row ? (await this.withPublishers([row]))[0] : null;
   }
 
   latest(m: EntityManager, ruleSetId: string): Promise<RuleSetVersion | null> {
@@ -94,6 +107,16 @@ export class RuleVersionsRepository {
     );
     return rows[0] ?? null;
   }
+}
+
+/** The id of a rule set's version by its number, or null: how another module finds what it kept with a version. */
+export async function versionIdOf(m: EntityManager, ruleSetId: string, number: number): Promise<string | null> {
+  return (await m.findOne(RuleSetVersion, { select: { id: true }, where: { rule_set_id: ruleSetId, number } }))?.id ?? null;
+}
+
+/** A version's number by its id, or null. */
+export async function versionNumberOf(m: EntityManager, versionId: string): Promise<number | null> {
+  return (await m.findOne(RuleSetVersion, { select: { number: true }, where: { id: versionId } }))?.number ?? null;
 }
 
 /** A rule set's latest published version (null: never published). */

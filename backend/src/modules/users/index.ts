@@ -3,6 +3,7 @@
 export { Profile } from './profile.entity';
 export { UserRole } from './user-role.entity';
 export { User } from './user.entity';
-export { applyRole, UsersRepository } from './users.repository';
+export { AccessRequests, type PendingAccessRequest } from './access-requests';
+export { applyRole, userEmailOrder, userLabels, userMatches, UsersRepository, type UserLabel } from './users.repository';
 export { assertMayChangeRole, UsersService } from './users.service';
 export { UsersModule } from './users.module';

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Role, StatsJson } from '@cds/contracts';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { idFilter, likePattern, ListQuery } from '../../common/pagination';
 import { Profile } from './profile.entity';
 import { UserRole } from './user-role.entity';
 import { User } from './user.entity';
 
-/** A user with their role, profile names and whether an access request is pending: one row per user. */
+/** A user with their role and profile names: one row per user. */
 export interface UserRow {
   id: string;
   email: string;
@@ -17,7 +17,6 @@ export interface UserRow {
   first_name: string | null;
   last_name: string | null;
   updated_at: Date | null;
-  pending: boolean;
 }
 
 const SORT_COLUMNS: Record<string, string> = {
@@ -48,23 +47,11 @@ export class UsersRepository {
         'p.first_name AS first_name',
         'p.last_name AS last_name',
         'p.updated_at AS updated_at',
-      ])
-      .addSelect(`EXISTS (SELECT 1 FROM user_approvals a WHERE a.user_id = u.id AND a.status = 'pending')`, 'pending');
+      ]);
   }
 
   async findRow(id: string, m?: EntityManager): Promise<UserRow | null> {
     return (await this.base(m).where('u.id = :id', { id }).getRawOne<UserRow>()) ?? null;
-  }
-
-  /** The user's one pending access request (a partial unique index allows at most one), or null. */
-  async findPendingAccessRequest(userId: string): Promise<{ id: string; requested_role: Role; created_at: Date } | null> {
-    const row = await this.db
-      .createQueryBuilder()
-      .from('user_approvals', 'a')
-      .select(['a.id AS id', 'a.requested_role AS requested_role', 'a.created_at AS created_at'])
-      .where(`a.user_id = :userId AND a.status = 'pending'`, { userId })
-      .getRawOne<{ id: string; requested_role: Role; created_at: Date }>();
-    return row ?? null;
   }
 
   async list(q: ListQuery): Promise<{ rows: UserRow[]; total: number }> {
@@ -115,12 +102,16 @@ export class UsersRepository {
     return m.count(UserRole, { where: { role } });
   }
 
-  async stats(): Promise<StatsJson> {
-    const [r] = await this.db.query(`SELECT
-      (SELECT count(*) FROM users)::int AS total_users,
-      (SELECT count(*) FROM user_roles WHERE role = 'pcp')::int AS active_pcps,
-      (SELECT count(*) FROM user_approvals WHERE status = 'pending')::int AS pending_approvals`);
-    return r as StatsJson;
+  /** The admin overview's user counts, in one statement. */
+  async counts(): Promise<Omit<StatsJson, 'pending_approvals'>> {
+    const qb = this.db.createQueryBuilder();
+    const pcps = qb.subQuery().select('count(*)').from(UserRole, 'r').where(`r.role = 'pcp'`).getQuery();
+    const row = await qb
+      .select('count(*)::int', 'total_users')
+      .addSelect(`${pcps}::int`, 'active_pcps')
+      .from(User, 'u')
+      .getRawOne<Omit<StatsJson, 'pending_approvals'>>();
+    return row!;
   }
 }
 
@@ -131,4 +122,54 @@ export async function applyRole(m: EntityManager, userId: string, role: Role | n
     return;
   }
   await m.upsert(UserRole, { user_id: userId, role, granted_by: grantedBy }, ['user_id']);
+}
+
+/**
+ * How other modules show, search and sort by the people their rows name (an access request's requester,
+ * an invitation's inviter, a change's editor, a version's publisher) without reading the users module's
+ * tables themselves.
+ */
+
+/** What a list shows of a user beside another module's row. */
+export interface UserLabel {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  role: Role | null;
+}
+
+/** The e-mail, name and role of every named user, in one query for a whole page (unknown ids are left out). */
+export async function userLabels(m: EntityManager, ids: Iterable<string | null | undefined>): Promise<Map<string, UserLabel>> {
+  const wanted = [...new Set([...ids].filter((id): id is string => typeof id === 'string'))];
+  if (wanted.length === 0) return new Map();
+  const rows = await m
+    .createQueryBuilder(User, 'u')
+    .leftJoin(Profile, 'p', 'p.id = u.id')
+    .leftJoin(UserRole, 'r', 'r.user_id = u.id')
+    .select(['u.id AS id', 'u.email AS email', 'p.first_name AS first_name', 'p.last_name AS last_name', 'r.role AS role'])
+    .where('u.id IN (:...ids)', { ids: wanted })
+    .getRawMany<UserLabel & { id: string }>();
+  return new Map(rows.map(({ id, ...label }) => [id, label]));
+}
+
+/**
+ * A condition for another module's list search: the user in `idColumn` has `pattern` (an ILIKE pattern) in
+ * their e-mail or full name. Sets its own parameter on `qb`, so it can stand inside the caller's OR.
+ */
+export function userMatches<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, idColumn: string, pattern: string): string {
+  const param = `user_match_${idColumn.replace(/\W/g, '_')}`;
+  qb.setParameter(param, pattern);
+  const ids = qb
+    .subQuery()
+    .select('mu.id')
+    .from(User, 'mu')
+    .leftJoin(Profile, 'mp', 'mp.id = mu.id')
+    .where(`mu.email ILIKE :${param} OR concat_ws(' ', mp.first_name, mp.last_name) ILIKE :${param}`)
+    .getQuery();
+  return `${idColumn} IN ${ids}`;
+}
+
+/** An ORDER BY expression for another module's list sorted by the e-mail of the user in `idColumn`. */
+export function userEmailOrder<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, idColumn: string): string {
+  return qb.subQuery().select('ou.email').from(User, 'ou').where(`ou.id = ${idColumn}`).getQuery();
 }

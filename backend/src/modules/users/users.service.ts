@@ -14,6 +14,7 @@ import { iso } from '../../common/api-helpers';
 import type { AuthUser } from '../../common/auth-user';
 import { conflict, forbidden, notFound } from '../../common/errors';
 import { ListQuery, Page } from '../../common/pagination';
+import { AccessRequests } from './access-requests';
 import type { Profile } from './profile.entity';
 import { applyRole, UsersRepository, type UserRow } from './users.repository';
 
@@ -26,6 +27,7 @@ export class UsersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly repo: UsersRepository,
+    private readonly accessRequests: AccessRequests,
   ) {}
 
   async getUserJson(id: string): Promise<UserJson> {
@@ -35,7 +37,7 @@ export class UsersService {
   }
 
   async getMe(id: string): Promise<MeJson> {
-    const [row, pending] = await Promise.all([this.repo.findRow(id), this.repo.findPendingAccessRequest(id)]);
+    const [row, pending] = await Promise.all([this.repo.findRow(id), this.accessRequests.pendingOf(id)]);
     if (!row) throw notFound('User');
     return {
       user: toUserJson(row),
@@ -53,13 +55,19 @@ export class UsersService {
 
   async list(q: ListQuery): Promise<Page<UserListItemJson>> {
     const { rows, total } = await this.repo.list(q);
-    return new Page('users', rows.map(toListItem), total, q.offset);
+    const pending = await this.accessRequests.pendingAmong(rows.map((r) => r.id));
+    return new Page(
+      'users',
+      rows.map((r) => toListItem(r, pending.has(r.id))),
+      total,
+      q.offset,
+    );
   }
 
   async getListItem(id: string): Promise<UserListItemJson> {
     const row = await this.repo.findRow(id);
     if (!row) throw notFound('User');
-    return toListItem(row);
+    return toListItem(row, (await this.accessRequests.pendingAmong([id])).has(id));
   }
 
   /**
@@ -81,8 +89,9 @@ export class UsersService {
     return this.getListItem(targetId);
   }
 
-  stats(): Promise<StatsJson> {
-    return this.repo.stats();
+  async stats(): Promise<StatsJson> {
+    const [counts, pending_approvals] = await Promise.all([this.repo.counts(), this.accessRequests.pendingCount()]);
+    return { ...counts, pending_approvals };
   }
 }
 
@@ -102,14 +111,14 @@ function toUserJson(row: UserRow): UserJson {
   };
 }
 
-function toListItem(row: UserRow): UserListItemJson {
+function toListItem(row: UserRow, pending: boolean): UserListItemJson {
   return {
     id: row.id,
     email: row.email,
     first_name: row.first_name,
     last_name: row.last_name,
     role: row.role,
-    status: row.pending ? 'pending_approval' : 'active',
+    status: pending ? 'pending_approval' : 'active',
     created_at: iso(row.created_at)!,
   };
 }
