@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, type TestUser } from '../support/factories';
-import { action, cond, createFromTemplate, createPublishedRuleSet, expectStatus, seedTemplates, type ParameterJson } from '../support/clinical-factories';
+import {
+  action,
+  cond,
+  createFromTemplate,
+  createPublishedRuleSet,
+  expectStatus,
+  seedTemplates,
+  type ParameterJson,
+} from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
 import { expectCardsResponse, recordHookCalls, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
 
@@ -54,7 +62,12 @@ async function prepared(patient: string, keys = ehr) {
   const jwt = await keys.sign(serviceUrl);
   const body = { hook: 'patient-view', hookInstance: randomUUID(), context: { userId: 'Practitioner/1', patientId: hooks.ids[patient] } };
   const prefetch = await hooks.prefetchFor(patient);
-  return () => t.http().post('/api/cds-services/patient-view').set('Authorization', `Bearer ${jwt}`).send({ ...body, prefetch });
+  return () =>
+    t
+      .http()
+      .post('/api/cds-services/patient-view')
+      .set('Authorization', `Bearer ${jwt}`)
+      .send({ ...body, prefetch });
 }
 
 const hookCall = async (patient: string, keys = ehr) => (await prepared(patient, keys))();
@@ -96,7 +109,13 @@ beforeAll(async () => {
       .http()
       .post('/api/cds-clients')
       .set(admin.auth)
-      .send({ issuer: ehr.issuer, name: 'Example EHR', jwk: ehr.publicJwk, allowed_services: ['patient-view'] }),
+      .send({
+        issuer: ehr.issuer,
+        name: 'Example EHR',
+        jwk: ehr.publicJwk,
+        allowed_services: ['patient-view'],
+        allowed_fhir_servers: [fhir.url],
+      }),
     201,
     'register',
   );
@@ -122,6 +141,59 @@ describe('a patient-view call on a warm process', () => {
       expect(statements[0]).toContain('INSERT INTO cds_seen_jtis');
       expect(statements[0]).toContain('INSERT INTO cds_cards');
     }
+  });
+});
+
+describe('what a call checks before it refuses or fetches: the generation alone, not the whole copy', () => {
+  const GENERATION_ONLY = 'SELECT generation::text AS generation FROM cds_hook_generation';
+
+  it('a token from an issuer no one registered, or signed with the wrong key, costs one statement and is refused', async () => {
+    const stranger = await startCdsClient(`https://stranger.example.org/${randomUUID()}`, 'ES384');
+    const impostor = await startCdsClient(ehr.issuer, 'ES384');
+    try {
+      await hookCall('diabetic-and-obese');
+      for (const keys of [stranger, impostor]) {
+        const { result, statements } = await statementsOf(await prepared('diabetic-and-obese', keys));
+        expect({ status: result.status, code: result.body.code }).toEqual({ status: 401, code: 'invalid_client_jwt' });
+        expect(result.body.message).toContain('registered, active CDS client');
+        expect(statements).toEqual([GENERATION_ONLY]);
+      }
+    } finally {
+      await stranger.close();
+      await impostor.close();
+    }
+  });
+
+  it('a call without prefetch confirms the generation before it asks the FHIR server, then records: two statements', async () => {
+    const send = async () => {
+      const jwt = await ehr.sign(serviceUrl);
+      return () =>
+        t
+          .http()
+          .post('/api/cds-services/patient-view')
+          .set('Authorization', `Bearer ${jwt}`)
+          .send({
+            hook: 'patient-view',
+            hookInstance: randomUUID(),
+            context: { userId: 'Practitioner/1', patientId: hooks.ids['diabetic-and-obese'] },
+            fhirServer: fhir.url,
+            fhirAuthorization: {
+              access_token: FHIR_TOKEN,
+              token_type: 'Bearer',
+              expires_in: 300,
+              scope: 'patient/*.read',
+              subject: 'cds-service',
+            },
+          });
+    };
+    await (
+      await send()
+    )();
+    const { result, statements } = await statementsOf(await send());
+    expect(summaries(cardsOf(result))[0]).toMatch(/^Diabetes by HbA1c:/);
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toBe(GENERATION_ONLY);
+    expect(statements[1]).toMatch(/^WITH fresh AS/);
   });
 });
 
