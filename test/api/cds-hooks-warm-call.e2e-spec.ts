@@ -287,3 +287,45 @@ describe('what an administrator changes through the API counts from the next cal
     }
   });
 });
+
+describe("the hook calls' generation and the answers' are two counters, because they follow different things", () => {
+  const generations = async () => {
+    const [row] = await t.db.query(
+      `SELECT (SELECT generation FROM cds_hook_generation)::text AS hook, (SELECT generation FROM knowledge_generation WHERE id = 1)::text AS knowledge`,
+    );
+    return { hook: BigInt(row.hook), knowledge: BigInt(row.knowledge) };
+  };
+
+  it("a question's wording reworded moves only the answers' (a hook call never asks); a client's key moves only the hook calls'", async () => {
+    const start = await generations();
+    expectStatus(
+      await t
+        .http()
+        .put(`/api/parameters/${hba1c.id}`)
+        .set(admin.auth)
+        .send({ question_override: 'What was the most recent HbA1c?', change_reason: 'Clearer wording' }),
+      200,
+      'reword',
+    );
+    const reworded = await generations();
+    expect(reworded.knowledge).toBeGreaterThan(start.knowledge);
+    expect(reworded.hook).toBe(start.hook);
+    const rekeyed = await startCdsClient(ehr.issuer, 'ES384');
+    try {
+      const [{ id }] = await t.db.query(`SELECT id FROM cds_clients WHERE issuer = $1`, [ehr.issuer]);
+      const edit = (jwk: unknown) =>
+        t
+          .http()
+          .put(`/api/cds-clients/${id}`)
+          .set(admin.auth)
+          .send({ issuer: ehr.issuer, name: 'Example EHR', jwk, allowed_services: ['patient-view'], allowed_fhir_servers: [fhir.url] });
+      expectStatus(await edit(rekeyed.publicJwk), 200, 'new key');
+      const after = await generations();
+      expect(after.hook).toBeGreaterThan(reworded.hook);
+      expect(after.knowledge).toBe(reworded.knowledge);
+      expectStatus(await edit(ehr.publicJwk), 200, 'key back');
+    } finally {
+      await rekeyed.close();
+    }
+  });
+});
