@@ -93,6 +93,20 @@ export class CdsHooksRepository {
     return rows[0];
   }
 
+  /**
+   * The generation alone: whether a copy is still current, for a call that must know before it acts on
+   * it (a refusal, a fetch from a FHIR server). One row, one statement, instead of reading the copy again.
+   */
+  async hookGeneration(): Promise<string> {
+    const rows = await preparedQuery<{ generation: string }>(
+      this.db,
+      'cds_hook_generation',
+      `SELECT generation::text AS generation FROM cds_hook_generation`,
+      [],
+    );
+    return rows[0].generation;
+  }
+
   saveClient(row: Partial<CdsClient>): Promise<CdsClient> {
     const repo = this.db.getRepository(CdsClient);
     return repo.save(repo.create(row));

@@ -11,9 +11,13 @@ export interface HookSnapshot {
   clients: ReadonlyMap<string, VerifiableClient>;
 }
 
-/** Thrown inside a hook call when its copy may be stale: the call starts again on a fresh one. */
+/**
+ * Thrown inside a hook call when its copy may be stale: the call starts again on a current one.
+ * `moved`: the recording statement found the generation moved (the copy is read again at once); else the
+ * copy is only unconfirmed (a FHIR fetch is next), and the generation alone is checked first.
+ */
 export class StaleSnapshot extends Error {
-  constructor() {
+  constructor(readonly moved = true) {
     super('What this hook call read has changed since');
   }
 }
@@ -46,6 +50,15 @@ export class HookSnapshots {
   /** A copy read after `stale` was: one already being read since is shared, so a publish costs each process one re-read, not one per call in flight. */
   refreshed(stale: HookSnapshot): Promise<HookSnapshot> {
     return this.latest && this.value !== stale ? this.latest : this.load();
+  }
+
+  /**
+   * `copy` when the stored generation is still its own (one single-row read), else a copy read after it.
+   * For a call about to refuse, or to fetch from a FHIR server, on what this process keeps: a caller
+   * who is not a client costs one statement, and never makes the process read every client again.
+   */
+  async confirmed(copy: HookSnapshot): Promise<HookSnapshot> {
+    return (await this.repo.hookGeneration()) === copy.generation ? copy : this.refreshed(copy);
   }
 
   private load(): Promise<HookSnapshot> {

@@ -120,11 +120,17 @@ export class PatientViewService {
         return await this.evaluate(body.get(), caller, appUrl, snapshot, fresh);
       } catch (e) {
         if (e instanceof ReplayedJwt) throw e;
-        const again = e instanceof StaleSnapshot || (!fresh && e instanceof DomainError && REFUSALS.has(e.code));
+        const stale = e instanceof StaleSnapshot;
+        let again = stale || (!fresh && e instanceof DomainError && REFUSALS.has(e.code));
         if (again && attempt < MAX_ATTEMPTS) {
-          snapshot = await this.snapshots.refreshed(snapshot);
-          fresh = true;
-          continue;
+          const next = stale && e.moved ? await this.snapshots.refreshed(snapshot) : await this.snapshots.confirmed(snapshot);
+          // A refusal on a copy confirmed current stands: deciding it again would only check the signature again.
+          if (stale || next !== snapshot) {
+            snapshot = next;
+            fresh = true;
+            continue;
+          }
+          again = false;
         }
         // Nothing was decided: the token stays unspent, so the EHR may send the same call again.
         if (again) throw new DomainError('service_unavailable', 'The published rules kept changing during this call; call again');
@@ -135,7 +141,7 @@ export class PatientViewService {
     }
   }
 
-  /** The cards for one call, on `snapshot` (`fresh`: read during this call); recorded with the call. */
+  /** The cards for one call, on `snapshot` (`fresh`: read or confirmed current during this call); recorded with the call. */
   private async evaluate(
     req: PatientViewRequest,
     caller: VerifiedClientJwt,
@@ -430,12 +436,12 @@ export class PatientViewService {
 
   /**
    * The prefetched value, else a fetch from the EHR's FHIR server with the token it gave (never kept),
-   * only on a copy read during this call (the server must still be one the client is allowed).
+   * only on a copy read, or confirmed current, during this call (the server must still be one the client is allowed).
    */
   private async prefetched(req: PatientViewRequest, key: string, query: string, fresh: boolean): Promise<unknown> {
     if (key in req.prefetch) return req.prefetch[key];
     if (!req.fhirServer) throw new FetchFailed('not prefetched, and no fhirServer was given to fetch it from');
-    if (!fresh) throw new StaleSnapshot();
+    if (!fresh) throw new StaleSnapshot(false);
     return fetchFhir(req.fhirServer, req.fhirAuthorization?.access_token ?? null, query);
   }
 }
