@@ -69,6 +69,8 @@ export const MATRIX: Record<string, Access> = {
   'GET /api/measure-runs': ADMIN,
   'GET /api/measure-runs/:id': ADMIN,
   'GET /api/measures/conformance': ADMIN,
+  'GET /api/measures/designs': ADMIN,
+  'GET /api/measures/designs/:id': ADMIN,
   'GET /api/rule-sets': ADMIN,
   'GET /api/rule-sets/templates': ADMIN,
   'POST /api/rule-sets/from-template': ADMIN,
