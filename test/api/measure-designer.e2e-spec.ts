@@ -71,12 +71,18 @@ it('a newer HbA1c expansion loaded by an administrator is a new CMS122 version, 
     .http()
     .post('/api/fhir')
     .set(cast.admin.auth)
-    .send({ resourceType: 'Bundle', type: 'batch', entry: [{ resource: newer, request: { method: 'PUT', url: `ValueSet/${HBA1C_OID}` } }] });
+    .send({
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [{ resource: newer, request: { method: 'PUT', url: `ValueSet/${HBA1C_OID}` } }],
+    });
   expect(load.status).toBe(200);
   const after = await design();
   expect(after.version.hash).not.toBe(before.version.hash);
   expect(after.version.shipped_hash).toBe(before.version.hash);
-  expect(after.version.changes).toEqual([expect.stringMatching(/^HbA1c Laboratory Test \(.+\): \d+ codes loaded, \d+ shipped \(1 added, 0 removed\)$/)]);
+  expect(after.version.changes).toEqual([
+    expect.stringMatching(/^HbA1c Laboratory Test \(.+\): \d+ codes loaded, \d+ shipped \(1 added, 0 removed\)$/),
+  ]);
   const list = (await t.http().get('/api/measures/designs').set(cast.admin.auth)).body as MeasureDesignSummaryJson[];
   expect(list.find((m) => m.identifier === 'CMS122')!.changed_since_shipped).toBe(true);
   expect(list.find((m) => m.identifier === 'CMS951')!.changed_since_shipped).toBe(false);

@@ -10,6 +10,8 @@ import {
   RULE_WRITABLE_FIELDS,
   type ActivityItemJson,
   type ConformanceJson,
+  type MeasureDesignJson,
+  type MeasureDesignSummaryJson,
   type MeasureRunJson,
   type BoundaryVignetteJson,
   type ImpactPreviewJson,
@@ -116,6 +118,8 @@ export const adminApi = {
   },
   polishStatus: () => call<PolishStatusJson>('GET', '/polish/status'),
   conformance: () => call<ConformanceJson>('GET', '/measures/conformance'),
+  measureDesigns: () => call<MeasureDesignSummaryJson[]>('GET', '/measures/designs'),
+  measureDesign: (measureId: string) => call<MeasureDesignJson>('GET', `/measures/designs/${encodeURIComponent(measureId)}`),
   measureRuns: () => call<MeasureRunJson[]>('GET', `/measure-runs?${q({ range: [0, 4] })}`),
   startMeasureRun: () => call<MeasureRunJson>('POST', '/measure-runs', { trend: true }),
 

@@ -21,7 +21,7 @@ const design = (m: ShippedMeasure, over: Partial<Parameters<typeof measureDesign
     ...over,
   });
 
-describe("CMS122 in the designer", () => {
+describe('CMS122 in the designer', () => {
   const d = design(CMS122);
 
   it('reads its initial population as adults 18 to 75 with diabetes and a visit, ages in years', () => {

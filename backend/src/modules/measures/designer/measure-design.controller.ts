@@ -15,7 +15,8 @@ export class MeasureDesignController {
   @ContractResponse('MeasureDesignSummaryJson', { array: true })
   @Get()
   @ApiOperation({
-    summary: "The shipped measures in the designer: each one's current version, rules, criteria, analysis findings and official cases agreed",
+    summary:
+      "The shipped measures in the designer: each one's current version, rules, criteria, analysis findings and official cases agreed",
   })
   list(): Promise<MeasureDesignSummaryJson[]> {
     return this.designs.list();

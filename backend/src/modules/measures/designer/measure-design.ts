@@ -69,20 +69,24 @@ const oidOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 function populationsOf(m: ShippedMeasure): MeasurePopulationJson[] {
   const index = buildParameterIndex(m.model.parameters);
   const byId = new Map(m.model.rules.map((r) => [r.id, r]));
-  return POPULATIONS.filter((p) => p.code !== 'denominator-exception' && p.code !== 'numerator-exclusion').concat(
-    POPULATIONS.filter((p) => (p.code === 'denominator-exception' || p.code === 'numerator-exclusion') && m.model.populations[p.code]?.length),
-  ).map((p) => ({
-    ...p,
-    rules: (m.model.populations[p.code] ?? [])
-      .map((id) => byId.get(id))
-      .filter((r): r is EngineRule => !!r)
-      .map((r) => ({
-        id: r.id,
-        name: r.name,
-        text: conditionsText(r.conditions, index),
-        conditions: r.conditions.map((c) => ({ parameter_id: String(c.parameter), text: conditionText(c, index) })),
-      })),
-  }));
+  return POPULATIONS.filter((p) => p.code !== 'denominator-exception' && p.code !== 'numerator-exclusion')
+    .concat(
+      POPULATIONS.filter(
+        (p) => (p.code === 'denominator-exception' || p.code === 'numerator-exclusion') && m.model.populations[p.code]?.length,
+      ),
+    )
+    .map((p) => ({
+      ...p,
+      rules: (m.model.populations[p.code] ?? [])
+        .map((id) => byId.get(id))
+        .filter((r): r is EngineRule => !!r)
+        .map((r) => ({
+          id: r.id,
+          name: r.name,
+          text: conditionsText(r.conditions, index),
+          conditions: r.conditions.map((c) => ({ parameter_id: String(c.parameter), text: conditionText(c, index) })),
+        })),
+    }));
 }
 
 const RELATION_TEXT: Record<string, string> = {
@@ -99,13 +103,14 @@ function windowText(c: Criterion): string {
   if (!w) return 'any time';
   if (w.anchor === 'now') return w.days !== undefined ? `in the last ${w.days} days` : 'any time before now';
   if (c.take === 'age') return `at the ${w.at ?? 'end'} of the measurement period`;
-  const span = w.days !== undefined
-    ? `the last ${w.days} days of the measurement period`
-    : w.first_months !== undefined
-      ? `the first ${w.first_months} months of the measurement period`
-      : w.years_before
-        ? `the measurement period or the ${w.years_before === 1 ? 'year' : `${w.years_before} years`} before`
-        : 'the measurement period';
+  const span =
+    w.days !== undefined
+      ? `the last ${w.days} days of the measurement period`
+      : w.first_months !== undefined
+        ? `the first ${w.first_months} months of the measurement period`
+        : w.years_before
+          ? `the measurement period or the ${w.years_before === 1 ? 'year' : `${w.years_before} years`} before`
+          : 'the measurement period';
   return `${RELATION_TEXT[w.relation ?? 'during'] ?? w.relation} ${span}`;
 }
 
