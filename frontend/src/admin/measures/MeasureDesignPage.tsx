@@ -83,8 +83,9 @@ export default function MeasureDesignPage() {
     <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
       <Box sx={{ mb: 1 }}>{back}</Box>
       <PageHeader title={`${d.identifier} · ${d.title}`} subtitle={d.score_meaning} />
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, mb: 2 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 2 }}>
         <Chip size="small" label="Read only" />
+        <Chip size="small" variant="outlined" label={`Version ${d.version.hash}`} sx={{ fontFamily: 'monospace', maxWidth: '100%' }} />
         <Chip
           size="small"
           color={d.version.hash === d.version.shipped_hash ? 'default' : 'warning'}
@@ -107,7 +108,7 @@ export default function MeasureDesignPage() {
         value={tab}
         onChange={(_, v: TabKey) => setTab(v)}
         variant="scrollable"
-        allowScrollButtonsMobile
+        scrollButtons={false}
         aria-label="Measure views"
         sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
       >
@@ -118,7 +119,7 @@ export default function MeasureDesignPage() {
       <Box role="tabpanel" id={`measure-panel-${tab}`} aria-labelledby={`measure-tab-${tab}`}>
         {tab === 'populations' && <PopulationsSection d={d} />}
         {tab === 'criteria' && <CriteriaSection d={d} />}
-        {tab === 'version' && <VersionSection d={d} />}
+        {tab === 'version' && <VersionSection d={d} phone={phone} />}
         {tab === 'analysis' && <AnalysisSection d={d} />}
         {tab === 'vignettes' && <Vignettes d={d} phone={phone} />}
       </Box>

@@ -35,7 +35,7 @@ function MeasureCard({ m }: { m: MeasureDesignSummaryJson }) {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
             {plural(m.rule_count, 'population rule')} over {plural(m.criterion_count, 'record criterion', 'record criteria')}
           </Typography>
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <Chip size="small" variant="outlined" label={`Version ${m.version}`} sx={{ fontFamily: 'monospace', maxWidth: '100%' }} />
             <Chip
               size="small"

@@ -17,7 +17,13 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { CriterionResourceType } from '@cds/engine';
-import type { MeasureCriterionJson, MeasureCriterionPartJson, MeasureDesignJson, MeasurePopulationJson } from '@cds/contracts';
+import type {
+  MeasureCriterionJson,
+  MeasureCriterionPartJson,
+  MeasureDesignJson,
+  MeasurePopulationJson,
+  MeasureValueSetJson,
+} from '@cds/contracts';
 import { statusLabel, takeLabel, type EditableTake } from '../resources/parameters/criterionDraft';
 
 /** A definition list: term and value side by side, wrapping on a phone. */
@@ -92,6 +98,17 @@ export function PopulationsSection({ d }: { d: MeasureDesignJson }) {
   );
 }
 
+const SYSTEMS: Record<string, string> = {
+  'http://loinc.org': 'LOINC',
+  'http://snomed.info/sct': 'SNOMED CT',
+  'http://terminology.hl7.org/CodeSystem/observation-category': 'Category',
+};
+/** "http://loinc.org|97506-0" as "LOINC 97506-0". */
+const codeText = (token: string) => {
+  const [system, code] = token.split('|');
+  return code === undefined ? token : `${SYSTEMS[system] ?? system} ${code}`;
+};
+
 const takeText = (part: MeasureCriterionPartJson) =>
   part.take === 'latest_is'
     ? 'Whether the latest one has the code'
@@ -115,7 +132,7 @@ function CriterionPart({ part }: { part: MeasureCriterionPartJson }) {
               ))
             : 'None',
         ],
-        ...(part.codes.length ? [['Codes', part.codes.join(', ')] as [string, ReactNode]] : []),
+        ...(part.codes.length ? [['Codes', part.codes.map(codeText).join(', ')] as [string, ReactNode]] : []),
         ['Statuses', part.statuses.length ? part.statuses.map(statusLabel).join(', ') : 'The default for the kind of record'],
         ['Window', part.window],
         ['What is taken', takeText(part)],
@@ -166,7 +183,62 @@ export function CriteriaSection({ d }: { d: MeasureDesignJson }) {
   );
 }
 
-export function VersionSection({ d }: { d: MeasureDesignJson }) {
+const changeText = (s: MeasureValueSetJson) => (s.added || s.removed ? `+${s.added} −${s.removed}` : 'Same');
+
+function ValueSetTable({ v }: { v: MeasureDesignJson['version'] }) {
+  return (
+    <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
+      <Table size="small" aria-label="Value sets of this version">
+        <TableHead>
+          <TableRow>
+            <TableCell>Value set</TableCell>
+            <TableCell align="right">Codes loaded</TableCell>
+            <TableCell align="right">Shipped</TableCell>
+            <TableCell>Change</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {v.value_sets.map((s) => (
+            <TableRow key={s.url}>
+              <TableCell>
+                <Typography variant="body2">{s.title}</Typography>
+                <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                  OID {s.oid}
+                </Typography>
+              </TableCell>
+              <TableCell align="right">{s.codes}</TableCell>
+              <TableCell align="right">{s.shipped_codes ?? '—'}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {s.added || s.removed ? <Chip size="small" color="warning" label={changeText(s)} /> : 'Same'}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** On a phone: one block per value set. */
+function ValueSetList({ v }: { v: MeasureDesignJson['version'] }) {
+  return (
+    <Stack component="ul" aria-label="Value sets of this version" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {v.value_sets.map((s) => (
+        <Box component="li" key={s.url} sx={{ py: 1, borderTop: 1, borderColor: 'divider' }}>
+          <Typography variant="body2">{s.title}</Typography>
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ overflowWrap: 'anywhere' }}>
+            OID {s.oid}
+          </Typography>
+          <Typography variant="body2">
+            {s.codes} codes loaded, {s.shipped_codes ?? 'none'} shipped: {changeText(s)}
+          </Typography>
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
+export function VersionSection({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
   const v = d.version;
   const shipped = v.hash === v.shipped_hash;
   return (
@@ -203,35 +275,7 @@ export function VersionSection({ d }: { d: MeasureDesignJson }) {
           </>
         )}
       </Alert>
-      <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
-        <Table size="small" aria-label="Value sets of this version">
-          <TableHead>
-            <TableRow>
-              <TableCell>Value set</TableCell>
-              <TableCell align="right">Codes loaded</TableCell>
-              <TableCell align="right">Shipped</TableCell>
-              <TableCell>Change</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {v.value_sets.map((s) => (
-              <TableRow key={s.url}>
-                <TableCell>
-                  <Typography variant="body2">{s.title}</Typography>
-                  <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                    OID {s.oid}
-                  </Typography>
-                </TableCell>
-                <TableCell align="right">{s.codes}</TableCell>
-                <TableCell align="right">{s.shipped_codes ?? '—'}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {s.added || s.removed ? <Chip size="small" color="warning" label={`+${s.added} −${s.removed}`} /> : 'Same'}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      {phone ? <ValueSetList v={v} /> : <ValueSetTable v={v} />}
     </Stack>
   );
 }
