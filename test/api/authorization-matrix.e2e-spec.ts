@@ -71,6 +71,7 @@ export const MATRIX: Record<string, Access> = {
   'GET /api/measures/conformance': ADMIN,
   'GET /api/measures/designs': ADMIN,
   'GET /api/measures/designs/:id': ADMIN,
+  'POST /api/measures/designs/:id/impact': ADMIN,
   'GET /api/rule-sets': ADMIN,
   'GET /api/rule-sets/templates': ADMIN,
   'POST /api/rule-sets/from-template': ADMIN,

@@ -20,6 +20,9 @@ export interface MeasureDesignSummaryJson {
 /** One condition of a population rule, in a physician's words ("Age at the end of the measurement period ≥ 18 years"). */
 export interface MeasureConditionJson {
   parameter_id: string;
+  /** The engine's operator and value, as a draft sends them back. */
+  operator: string;
+  value: unknown;
   text: string;
 }
 
@@ -103,4 +106,48 @@ export interface MeasureDesignJson {
   analysis: { summary: { error: number; warning: number; info: number }; findings: (Finding & { population: string })[] };
   /** The official test cases as the measure's vignettes: expected and computed populations. */
   vignettes: { available: boolean; deck: string | null; agreed: number; total: number; cases: ConformanceCaseJson[] };
+}
+
+/** One population rule of a measure draft: every condition must hold. */
+export interface MeasureDraftRuleJson {
+  /** Kept when it names a rule of the measure; a new rule may leave it out. */
+  id?: string;
+  name: string;
+  /** initial-population, denominator, denominator-exclusion, denominator-exception, numerator or numerator-exclusion. */
+  population: string;
+  conditions: { parameter: string; operator: string; value: unknown }[];
+}
+
+/** `POST /api/measures/designs/:id/impact`: a draft of the measure's population rules, over the stored records. */
+export interface MeasureDraftRequestJson {
+  /** Every population rule of the draft (the measure's record criteria are kept as they are). */
+  rules: MeasureDraftRuleJson[];
+  /** The measurement period, both or neither (default the current calendar year). */
+  periodStart?: string;
+  periodEnd?: string;
+}
+
+/** A patient whose populations differ under the draft. */
+export interface MeasureImpactPatientJson {
+  patient_id: string;
+  name: string;
+  /** Each of initial-population, denominator, denominator-exclusion, numerator: true, false or "unknown". */
+  before: Record<string, boolean | 'unknown'>;
+  after: Record<string, boolean | 'unknown'>;
+  /** In words: "Numerator: Yes → No". */
+  changes: string[];
+}
+
+/** Which stored patients would change population if the draft were published, and the draft's analysis. */
+export interface MeasureImpactJson {
+  measure_id: string;
+  period: { start: string; end: string };
+  /** The version results are computed under now, and the one the draft would be (every stored result would go stale). */
+  versions: { current: string; draft: string };
+  analysis: { summary: { error: number; warning: number; info: number }; findings: (Finding & { population: string })[] };
+  patients: number;
+  changed: number;
+  counts: { population: string; label: string; before: number; after: number }[];
+  /** The patients who change, up to 200 (`changed` counts them all). */
+  changed_patients: MeasureImpactPatientJson[];
 }

@@ -6,6 +6,7 @@ import { RecordsModule } from '../records';
 import { ConformanceService } from './conformance.service';
 import { MeasureDesignController } from './designer/measure-design.controller';
 import { MeasureDesignService } from './designer/measure-design.service';
+import { MeasureDraftService } from './designer/measure-draft.service';
 import { MeasuresController } from './measures.controller';
 import { MeasuresService } from './measures.service';
 import { PanelController } from './panel.controller';
@@ -41,6 +42,7 @@ import { MeasureRunsService } from './runs/measure-runs.service';
     MeasureRunsRunner,
     ConformanceService,
     MeasureDesignService,
+    MeasureDraftService,
   ],
   exports: [MeasureRunsRunner],
 })

@@ -52,14 +52,26 @@ const design: MeasureDesignJson = {
           id: 'cms122-num-elevated',
           name: 'Most recent HbA1c or GMI > 9 %',
           text: 'Most recent HbA1c or GMI (lowest that day) > 9 %',
-          conditions: [{ parameter_id: 'glycemic_status_lowest', text: 'Most recent HbA1c or GMI (lowest that day) > 9 %' }],
+          conditions: [
+            {
+              parameter_id: 'glycemic_status_lowest',
+              operator: 'greater_than',
+              value: 9,
+              text: 'Most recent HbA1c or GMI (lowest that day) > 9 %',
+            },
+          ],
         },
         {
           id: 'cms122-num-none',
           name: 'No glycemic status assessment in the measurement period',
           text: 'Glycemic status assessment (HbA1c or GMI) in the measurement period = No',
           conditions: [
-            { parameter_id: 'glycemic_status_done', text: 'Glycemic status assessment (HbA1c or GMI) in the measurement period = No' },
+            {
+              parameter_id: 'glycemic_status_done',
+              operator: 'equals',
+              value: false,
+              text: 'Glycemic status assessment (HbA1c or GMI) in the measurement period = No',
+            },
           ],
         },
       ],

@@ -12,6 +12,8 @@ import {
   type ConformanceJson,
   type MeasureDesignJson,
   type MeasureDesignSummaryJson,
+  type MeasureDraftRequestJson,
+  type MeasureImpactJson,
   type MeasureRunJson,
   type BoundaryVignetteJson,
   type ImpactPreviewJson,
@@ -120,6 +122,8 @@ export const adminApi = {
   conformance: () => call<ConformanceJson>('GET', '/measures/conformance'),
   measureDesigns: () => call<MeasureDesignSummaryJson[]>('GET', '/measures/designs'),
   measureDesign: (measureId: string) => call<MeasureDesignJson>('GET', `/measures/designs/${encodeURIComponent(measureId)}`),
+  measureImpact: (measureId: string, draft: MeasureDraftRequestJson) =>
+    call<MeasureImpactJson>('POST', `/measures/designs/${encodeURIComponent(measureId)}/impact`, draft),
   measureRuns: () => call<MeasureRunJson[]>('GET', `/measure-runs?${q({ range: [0, 4] })}`),
   startMeasureRun: () => call<MeasureRunJson>('POST', '/measure-runs', { trend: true }),
 

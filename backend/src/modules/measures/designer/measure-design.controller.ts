@@ -1,8 +1,9 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ADMIN_ROLES, type MeasureDesignJson, type MeasureDesignSummaryJson } from '@cds/contracts';
+import { ADMIN_ROLES, type MeasureDesignJson, type MeasureDesignSummaryJson, type MeasureImpactJson } from '@cds/contracts';
 import { Roles } from '../../../common/auth-user';
-import { ContractResponse } from '../../../common/contract-response';
+import { ContractBody, ContractResponse } from '../../../common/contract-response';
+import { MeasureDraftService } from './measure-draft.service';
 import { MeasureDesignService } from './measure-design.service';
 
 @ApiTags('measures')
@@ -10,7 +11,10 @@ import { MeasureDesignService } from './measure-design.service';
 @Roles(...ADMIN_ROLES)
 @Controller('measures/designs')
 export class MeasureDesignController {
-  constructor(private readonly designs: MeasureDesignService) {}
+  constructor(
+    private readonly designs: MeasureDesignService,
+    private readonly drafts: MeasureDraftService,
+  ) {}
 
   @ContractResponse('MeasureDesignSummaryJson', { array: true })
   @Get()
@@ -30,5 +34,17 @@ export class MeasureDesignController {
   })
   get(@Param('id') id: string): Promise<MeasureDesignJson> {
     return this.designs.get(id);
+  }
+
+  @ContractBody('MeasureDraftRequestJson')
+  @ContractResponse('MeasureImpactJson')
+  @Post(':id/impact')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Impact preview of a measure draft: its population rules (on the measure's own record criteria) evaluated over every stored patient for periodStart–periodEnd (default the current calendar year) against the measure as it is; the patients whose initial population, denominator, exclusion or numerator changes, the draft's version and analysis. Nothing is stored or published",
+  })
+  impact(@Param('id') id: string, @Body() body: unknown): Promise<MeasureImpactJson> {
+    return this.drafts.impact(id, body);
   }
 }

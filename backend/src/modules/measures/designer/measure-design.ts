@@ -25,7 +25,7 @@ import { valueSetsOf } from '../measure-content';
 import { measureVersion } from '../measure-version';
 
 /** The populations of a proportion measure, in the order a measure is read, and how each follows from the others. */
-const POPULATIONS: { code: PopulationCode; label: string; meaning: string }[] = [
+export const POPULATIONS: { code: PopulationCode; label: string; meaning: string }[] = [
   { code: 'initial-population', label: 'Initial population', meaning: 'Patients for whom any of these rules holds.' },
   {
     code: 'denominator',
@@ -84,7 +84,12 @@ function populationsOf(m: ShippedMeasure): MeasurePopulationJson[] {
           id: r.id,
           name: r.name,
           text: conditionsText(r.conditions, index),
-          conditions: r.conditions.map((c) => ({ parameter_id: String(c.parameter), text: conditionText(c, index) })),
+          conditions: r.conditions.map((c) => ({
+            parameter_id: String(c.parameter),
+            operator: String(c.operator),
+            value: c.value,
+            text: conditionText(c, index),
+          })),
         })),
     }));
 }
@@ -164,7 +169,7 @@ function valueSetsOfMeasure(m: ShippedMeasure, codes: Codes, shipped: Codes, tit
 }
 
 /** The designer's static analysis, population by population: the rules of one population are alternatives, like a rule set's. */
-function analysisOf(m: ShippedMeasure): MeasureDesignJson['analysis'] {
+export function analysisOf(m: ShippedMeasure): MeasureDesignJson['analysis'] {
   const byId = new Map(m.model.rules.map((r) => [r.id, r]));
   const findings = POPULATIONS.flatMap(({ code, label }) => {
     const rules = (m.model.populations[code] ?? []).map((id) => byId.get(id)).filter((r): r is EngineRule => !!r);
