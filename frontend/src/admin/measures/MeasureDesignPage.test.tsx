@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { MeasureDesignJson, MeasureDesignSummaryJson } from '@cds/contracts';
+import type { MeasureDesignJson, MeasureDesignSummaryJson, MeasureDraftRequestJson, MeasureImpactJson } from '@cds/contracts';
 import { json, renderApp } from '../../test/helpers';
 import { adminApiMock } from '../test/adminHelpers';
 
@@ -142,6 +142,49 @@ describe('Quality measures in the designer (admin console)', { timeout: 60_000 }
     expect(screen.getByRole('list', { name: 'Analysis findings' })).toHaveTextContent('Numerator: Rules "a" and "b" are the same.');
     await userEvent.click(screen.getByRole('tab', { name: 'Vignettes' }));
     expect(screen.getByText(/official test cases for CMS122 are not installed/)).toBeInTheDocument();
+  });
+
+  it('previews a draft with the numerator cut-point at 10 % and a rule left out: who would change population', async () => {
+    const impact: MeasureImpactJson = {
+      measure_id: ID,
+      period: { start: '2026-01-01', end: '2026-12-31' },
+      versions: { current: summary.version, draft: 'CMS122-aaaaaaaaaaaaaaaaaaaaaaaa' },
+      analysis: { summary: { error: 0, warning: 0, info: 0 }, findings: [] },
+      patients: 3,
+      changed: 1,
+      counts: [{ population: 'numerator', label: 'Numerator', before: 2, after: 1 }],
+      changed_patients: [
+        {
+          patient_id: 'p1',
+          name: 'Nora Ames',
+          before: { numerator: true },
+          after: { numerator: false },
+          changes: ['Numerator: Yes → No'],
+        },
+      ],
+    };
+    let sent: MeasureDraftRequestJson | undefined;
+    adminApiMock({
+      [`GET /api/measures/designs/${ID}`]: json(200, design),
+      [`POST /api/measures/designs/${ID}/impact`]: (req) => {
+        sent = req.body as MeasureDraftRequestJson;
+        return json(200, impact);
+      },
+    });
+    renderApp(`/admin/measures/${ID}`);
+    await userEvent.click(await screen.findByRole('tab', { name: 'Draft and impact' }, { timeout: 40_000 }));
+    const cut = screen.getByRole('spinbutton', { name: 'Most recent HbA1c or GMI > 9 %: Most recent HbA1c or GMI (lowest that day) >' });
+    await userEvent.clear(cut);
+    await userEvent.type(cut, '10');
+    await userEvent.click(within(screen.getByRole('region', { name: /Draft rule No glycemic status/ })).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Preview impact' }));
+    const result = await screen.findByRole('region', { name: 'Impact of the draft' });
+    expect(result).toHaveTextContent('1 of 3 stored patients would change population for 2026-01-01 to 2026-12-31.');
+    expect(within(result).getByRole('list', { name: 'Patients who would change population' })).toHaveTextContent(
+      'Nora AmesNumerator: Yes → No',
+    );
+    expect(sent?.rules.map((r) => [r.id, r.conditions[0].value])).toEqual([['cms122-num-elevated', 10]]);
+    expect(sent).toMatchObject({ periodStart: '2026-01-01', periodEnd: '2026-12-31' });
   });
 
   it('says so when the measure does not exist', async () => {

@@ -18,10 +18,11 @@ import { CasesList, CasesTable } from '../conformance/ConformancePage';
 import { PageHeader } from '../components/PageHeader';
 import { useAdminQuery } from '../components/useAdminQuery';
 import { adminApi } from '../providers/dataProvider';
+import { MeasureDraftPreview } from './MeasureDraftPreview';
 import { findingsLabel } from './MeasureDesignsPage';
 import { AnalysisSection, CriteriaSection, PopulationsSection, VersionSection } from './MeasureSections';
 
-type TabKey = 'populations' | 'criteria' | 'version' | 'analysis' | 'vignettes';
+type TabKey = 'populations' | 'criteria' | 'version' | 'analysis' | 'vignettes' | 'draft';
 
 function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
   const v = d.vignettes;
@@ -78,6 +79,7 @@ export default function MeasureDesignPage() {
     ['version', 'Version'],
     ['analysis', `Analysis${d.analysis.findings.length ? ` (${d.analysis.findings.length})` : ''}`],
     ['vignettes', 'Vignettes'],
+    ['draft', 'Draft and impact'],
   ];
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
@@ -122,6 +124,7 @@ export default function MeasureDesignPage() {
         {tab === 'version' && <VersionSection d={d} phone={phone} />}
         {tab === 'analysis' && <AnalysisSection d={d} />}
         {tab === 'vignettes' && <Vignettes d={d} phone={phone} />}
+        {tab === 'draft' && <MeasureDraftPreview d={d} />}
       </Box>
     </Box>
   );
