@@ -2,6 +2,7 @@ import { screenshot, seriousA11yViolations, signIn } from '../support/browser';
 import { browserSuite, type BrowserSuite } from '../support/browser-suite';
 import { conformanceCases } from '../support/conformance';
 import { PASSWORD } from '../support/factories';
+import { panelPatientBundle } from '../support/panel-records';
 
 /**
  * Issue 21, deliverables 2 and 4 (admin): an administrator opens CMS122 in the designer and reads it as a rule set:
@@ -66,6 +67,43 @@ it('an administrator reads CMS122 as rules, criteria, version and vignettes, at 
     expect(await seriousA11yViolations(page)).toEqual([]);
   } catch (e) {
     await screenshot(page, 'measure-design-failure');
+    throw e;
+  } finally {
+    await page.close();
+  }
+}, 180_000);
+
+it('an administrator previews CMS122 with its cut-point at 10 %: the patient at 9.5 % would leave the numerator', async () => {
+  const { t, cast, browser } = s;
+  for (const p of [
+    { id: 'draft-9-5', given: 'Nora', family: 'Ames', birthDate: '1960-04-02', hba1c: { value: 9.5, unit: '%' } },
+    { id: 'draft-11-2', given: 'Omar', family: 'Bell', birthDate: '1958-07-19', hba1c: { value: 11.2, unit: '%' } },
+  ])
+    expect((await t.http().post('/api/fhir').set(cast.admin.auth).send(panelPatientBundle(p))).status).toBe(200);
+  const page = await browser.newPage();
+  try {
+    await signIn(page, t.url, cast.admin.email, PASSWORD);
+    await page.goto(`${t.url}/admin/measures/DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR`);
+    await page.getByRole('tab', { name: 'Draft and impact' }).click();
+    const cut = page.getByRole('spinbutton', { name: /^Most recent HbA1c or GMI > 9 %:/ });
+    await cut.fill('10');
+    await page.getByRole('button', { name: 'Preview impact' }).click();
+    const impact = page.getByRole('region', { name: 'Impact of the draft' });
+    await impact.waitFor({ timeout: 60_000 });
+    expect(await impact.textContent()).toMatch(/1 of \d+ stored patients would change population/);
+    expect(await impact.getByRole('list', { name: 'Patients who would change population' }).textContent()).toBe(
+      'Nora AmesNumerator: Yes → No',
+    );
+    await impact.scrollIntoViewIfNeeded();
+    await screenshot(page, 'measure-draft-impact-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await impact.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, 'measure-draft-impact-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  } catch (e) {
+    await screenshot(page, 'measure-draft-failure');
     throw e;
   } finally {
     await page.close();

@@ -35,11 +35,12 @@ const draftOf = (d: MeasureDesignJson): DraftRule[] =>
     })),
   );
 
-/** A condition's words without its value ("Most recent HbA1c or GMI (lowest that day) >"), for the value's own field. */
-const before = (text: string, value: unknown) => {
+/** A condition's words around its value ("Most recent HbA1c or GMI (lowest that day) >", "%"), for the value's own field. */
+const around = (text: string, value: unknown): [string, string] => {
   const at = text.lastIndexOf(` ${String(value)}`);
-  return at > 0 ? text.slice(0, at) : text;
+  return at > 0 ? [text.slice(0, at), text.slice(at + String(value).length + 1).trim()] : [text, ''];
 };
+const before = (text: string, value: unknown) => around(text, value)[0];
 
 function Impact({ r }: { r: MeasureImpactJson }) {
   const same = r.versions.draft === r.versions.current;
