@@ -59,8 +59,12 @@ function Impact({ r }: { r: MeasureImpactJson }) {
           <TableHead>
             <TableRow>
               <TableCell>Population</TableCell>
-              <TableCell align="right">Now</TableCell>
-              <TableCell align="right">With the draft</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                Now
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                With the draft
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
