@@ -18,6 +18,8 @@ import { users } from './resources/users';
 
 const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 const ConformancePage = lazy(() => import('./conformance/ConformancePage'));
+const MeasureDesignsPage = lazy(() => import('./measures/MeasureDesignsPage'));
+const MeasureDesignPage = lazy(() => import('./measures/MeasureDesignPage'));
 
 /**
  * The admin console (lazy-loaded under /admin/*, so public pages never load react-admin).
@@ -57,6 +59,8 @@ export default function AdminApp() {
       <CustomRoutes>
         <Route path="/settings" element={<SettingsPage />} />
         <Route path="/conformance" element={<ConformancePage />} />
+        <Route path="/measures" element={<MeasureDesignsPage />} />
+        <Route path="/measures/:id" element={<MeasureDesignPage />} />
       </CustomRoutes>
     </Admin>
   );

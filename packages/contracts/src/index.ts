@@ -10,3 +10,4 @@ export * from './cds-hooks';
 export * from './fhir';
 export * from './panel';
 export * from './measure-runs';
+export * from './measure-design';

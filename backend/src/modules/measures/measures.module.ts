@@ -4,6 +4,9 @@ import { CdsHooksModule } from '../cds-hooks';
 import { createJobQueue } from '../polish';
 import { RecordsModule } from '../records';
 import { ConformanceService } from './conformance.service';
+import { MeasureDesignController } from './designer/measure-design.controller';
+import { MeasureDesignService } from './designer/measure-design.service';
+import { MeasureDraftService } from './designer/measure-draft.service';
 import { MeasuresController } from './measures.controller';
 import { MeasuresService } from './measures.service';
 import { PanelController } from './panel.controller';
@@ -18,7 +21,7 @@ import { MeasureRunsService } from './runs/measure-runs.service';
 /** Quality measures over the clinic's stored records (issue 21), in the product's own rule model. */
 @Module({
   imports: [RecordsModule, CdsHooksModule],
-  controllers: [MeasuresController, PanelController, MeasureRunsController],
+  controllers: [MeasuresController, PanelController, MeasureRunsController, MeasureDesignController],
   providers: [
     {
       provide: MEASURE_RUN_JOB_QUEUE,
@@ -38,6 +41,8 @@ import { MeasureRunsService } from './runs/measure-runs.service';
     MeasureRunsProcessor,
     MeasureRunsRunner,
     ConformanceService,
+    MeasureDesignService,
+    MeasureDraftService,
   ],
   exports: [MeasureRunsRunner],
 })

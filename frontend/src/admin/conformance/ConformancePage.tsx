@@ -52,7 +52,7 @@ function PopulationCell({ c, code }: { c: ConformanceCaseJson; code: string }) {
 const resultChip = (c: ConformanceCaseJson) =>
   c.agrees ? <Chip size="small" color="success" label="Agrees" /> : <Chip size="small" color="error" label="Disagrees" />;
 
-function CasesTable({ m }: { m: ConformanceMeasureJson }) {
+export function CasesTable({ m }: { m: ConformanceMeasureJson }) {
   return (
     <Table size="small" aria-label={`${m.identifier} cases`}>
       <TableHead>
@@ -89,7 +89,7 @@ function CasesTable({ m }: { m: ConformanceMeasureJson }) {
 }
 
 /** On a phone: one block per case, its four populations as a two-column list. */
-function CasesList({ m }: { m: ConformanceMeasureJson }) {
+export function CasesList({ m }: { m: ConformanceMeasureJson }) {
   return (
     <Stack component="ul" aria-label={`${m.identifier} cases`} sx={{ listStyle: 'none', m: 0, p: 0 }} spacing={0}>
       {m.cases.map((c) => (

@@ -11,6 +11,10 @@ import {
   RULE_WRITABLE_FIELDS,
   type ActivityItemJson,
   type ConformanceJson,
+  type MeasureDesignJson,
+  type MeasureDesignSummaryJson,
+  type MeasureDraftRequestJson,
+  type MeasureImpactJson,
   type MeasureRunJson,
   type BoundaryVignetteJson,
   type PublishCheckJson,
@@ -116,6 +120,10 @@ export const adminApi = {
   },
   polishStatus: () => call<PolishStatusJson>('GET', '/polish/status'),
   conformance: () => call<ConformanceJson>('GET', '/measures/conformance'),
+  measureDesigns: () => call<MeasureDesignSummaryJson[]>('GET', '/measures/designs'),
+  measureDesign: (measureId: string) => call<MeasureDesignJson>('GET', `/measures/designs/${encodeURIComponent(measureId)}`),
+  measureImpact: (measureId: string, draft: MeasureDraftRequestJson) =>
+    call<MeasureImpactJson>('POST', `/measures/designs/${encodeURIComponent(measureId)}/impact`, draft),
   measureRuns: () => call<MeasureRunJson[]>('GET', `/measure-runs?${q({ range: [0, 4] })}`),
   startMeasureRun: () => call<MeasureRunJson>('POST', '/measure-runs', { trend: true }),
 

@@ -149,10 +149,13 @@ export default function SettingsPage() {
         </Section>
         <Section title="Quality measures" id="measures-title" loading={false} error={null}>
           <Typography color="text.secondary" sx={{ mb: 1.5 }}>
-            CMS122, CMS951 and CMS165 are checked against the official CMS test cases; measure runs over the whole panel are listed with the
-            record imports.
+            CMS122, CMS951 and CMS165 are rule sets of this product, read in the designer and checked against the official CMS test cases;
+            measure runs over the whole panel are listed with the record imports.
           </Typography>
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            <Button component={RouterLink} to="/admin/measures" variant="outlined">
+              Measures in the designer
+            </Button>
             <Button component={RouterLink} to="/admin/conformance" variant="outlined">
               Measure conformance
             </Button>

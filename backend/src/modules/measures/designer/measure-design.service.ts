@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { MeasureDesignJson, MeasureDesignSummaryJson } from '@cds/contracts';
+import { codesOf, RecordsRepository, shippedValueSets } from '../../records';
+import { ConformanceService } from '../conformance.service';
+import { valueSetsOf } from '../measure-content';
+import { MeasuresService } from '../measures.service';
+import { SHIPPED_MEASURES } from '../shipped-measures';
+import { designSummary, measureDesign, type Codes } from './measure-design';
+
+/**
+ * The shipped measures as the designer shows them (issue 21, read only): populations as rule groups,
+ * criteria, version against the shipped value sets, the designer's analysis, and the official cases as
+ * vignettes.
+ */
+@Injectable()
+export class MeasureDesignService {
+  private shipped: { codes: Codes; titles: Map<string, string> } | null = null;
+
+  constructor(
+    private readonly measures: MeasuresService,
+    private readonly records: RecordsRepository,
+    private readonly conformance: ConformanceService,
+  ) {}
+
+  async list(): Promise<MeasureDesignSummaryJson[]> {
+    const designs = await this.designs(SHIPPED_MEASURES.map((m) => m.id));
+    return designs.map(designSummary);
+  }
+
+  async get(id: string): Promise<MeasureDesignJson> {
+    return (await this.designs([id]))[0];
+  }
+
+  private async designs(ids: readonly string[]): Promise<MeasureDesignJson[]> {
+    const measures = ids.map((id) => this.measures.measure(id));
+    // Stores the shipped value sets where missing, and refuses (409) a measure whose value sets are not loaded.
+    await this.measures.prepare(measures);
+    const codes = await this.records.valueSetCodes([...new Set(measures.flatMap(valueSetsOf))]);
+    const shipped = this.shippedValueSets();
+    const report = await this.conformance.report();
+    const today = new Date();
+    return measures.map((measure) =>
+      measureDesign({
+        measure,
+        codes,
+        shippedCodes: shipped.codes,
+        titles: shipped.titles,
+        deck: report.measures.find((d) => d.id === measure.id) ?? null,
+        decksAvailable: report.available,
+        today,
+      }),
+    );
+  }
+
+  /** The shipped expansions' codes and titles by URL (the files do not change while the process runs). */
+  private shippedValueSets(): { codes: Codes; titles: Map<string, string> } {
+    if (this.shipped) return this.shipped;
+    const codes = new Map<string, string[]>();
+    const titles = new Map<string, string>();
+    for (const v of shippedValueSets()) {
+      const url = String(v.url);
+      codes.set(url, [...new Set([...(codes.get(url) ?? []), ...codesOf(v)])]);
+      const title = typeof v.title === 'string' ? v.title : typeof v.name === 'string' ? v.name : null;
+      if (title) titles.set(url, title);
+    }
+    this.shipped = { codes, titles };
+    return this.shipped;
+  }
+}

@@ -1,0 +1,111 @@
+import { screenshot, seriousA11yViolations, signIn } from '../support/browser';
+import { browserSuite, type BrowserSuite } from '../support/browser-suite';
+import { conformanceCases } from '../support/conformance';
+import { PASSWORD } from '../support/factories';
+import { panelPatientBundle } from '../support/panel-records';
+
+/**
+ * Issue 21, deliverables 2 and 4 (admin): an administrator opens CMS122 in the designer and reads it as a rule set:
+ * its numerator's rules in words, the HbA1c criterion by value set, its version and the official cases as vignettes.
+ */
+let s: BrowserSuite;
+browserSuite((suite) => (s = suite));
+
+it('an administrator reads CMS122 as rules, criteria, version and vignettes, at a desk and on a phone', async () => {
+  const { t, cast, browser } = s;
+  const cms122 = conformanceCases().filter((c) => c.measure.startsWith('CMS122-')).length;
+  const page = await browser.newPage();
+  try {
+    await signIn(page, t.url, cast.admin.email, PASSWORD);
+    await page.goto(`${t.url}/admin/settings`);
+    await page.getByRole('link', { name: 'Measures in the designer' }).click();
+    await page.getByRole('heading', { name: 'Quality measures' }).waitFor();
+    const card = page.getByRole('listitem', { name: /^CMS122/ });
+    await card.getByText(`${cms122} of ${cms122} official cases agree`).waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('list', { name: 'Quality measures' }).getByRole('listitem').count()).toBe(3);
+    await screenshot(page, 'measure-designs-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await card.getByRole('link').click();
+    const numerator = page.getByRole('region', { name: 'Numerator' });
+    await numerator.waitFor();
+    expect(await numerator.textContent()).toContain('Most recent HbA1c or GMI (lowest that day) > 9 %');
+    expect(await page.getByRole('region', { name: 'Initial population' }).textContent()).toContain(
+      'Age at the end of the measurement period ≥ 18 years',
+    );
+    await screenshot(page, 'measure-design-cms122-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('tab', { name: 'Record criteria' }).click();
+    await page.getByRole('button', { name: /Most recent HbA1c or GMI \(lowest that day\) \(%\)/ }).click();
+    await page.locator('#criterion-glycemic_status_lowest').getByText('(OID 2.16.840.1.113883.3.464.1003.198.12.1013)').waitFor();
+    await screenshot(page, 'measure-design-cms122-criteria-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('tab', { name: 'Version' }).click();
+    await page.getByText(/This is the shipped version/).waitFor();
+    expect(await page.getByRole('table', { name: 'Value sets of this version' }).getByText('HbA1c Laboratory Test').count()).toBe(1);
+    await page.getByRole('tab', { name: 'Vignettes' }).click();
+    const table = page.getByRole('table', { name: 'CMS122 cases' });
+    await table.waitFor();
+    expect(await table.getByRole('row').count()).toBe(cms122 + 1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // A phone: the populations stack, the vignettes become blocks, nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.getByRole('list', { name: 'CMS122 cases' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.getByRole('tab', { name: 'Version' }).click();
+    await page.getByRole('list', { name: 'Value sets of this version' }).waitFor();
+    await screenshot(page, 'measure-design-cms122-version-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.getByRole('tab', { name: 'Populations' }).click();
+    await page.getByRole('region', { name: 'Numerator' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'measure-design-cms122-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  } catch (e) {
+    await screenshot(page, 'measure-design-failure');
+    throw e;
+  } finally {
+    await page.close();
+  }
+}, 180_000);
+
+it('an administrator previews CMS122 with its cut-point at 10 %: the patient at 9.5 % would leave the numerator', async () => {
+  const { t, cast, browser } = s;
+  for (const p of [
+    { id: 'draft-9-5', given: 'Nora', family: 'Ames', birthDate: '1960-04-02', hba1c: { value: 9.5, unit: '%' } },
+    { id: 'draft-11-2', given: 'Omar', family: 'Bell', birthDate: '1958-07-19', hba1c: { value: 11.2, unit: '%' } },
+  ])
+    expect((await t.http().post('/api/fhir').set(cast.admin.auth).send(panelPatientBundle(p))).status).toBe(200);
+  const page = await browser.newPage();
+  try {
+    await signIn(page, t.url, cast.admin.email, PASSWORD);
+    await page.goto(`${t.url}/admin/measures/DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR`);
+    await page.getByRole('tab', { name: 'Draft and impact' }).click();
+    const cut = page.getByRole('spinbutton', { name: /^Most recent HbA1c or GMI > 9 %:/ });
+    await cut.fill('10');
+    await page.getByRole('button', { name: 'Preview impact' }).click();
+    const impact = page.getByRole('region', { name: 'Impact of the draft' });
+    await impact.waitFor({ timeout: 60_000 });
+    expect(await impact.textContent()).toMatch(/1 of \d+ stored patients would change population/);
+    expect(await impact.getByRole('list', { name: 'Patients who would change population' }).textContent()).toBe(
+      'Nora AmesNumerator: Yes → No',
+    );
+    await impact.scrollIntoViewIfNeeded();
+    await screenshot(page, 'measure-draft-impact-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await impact.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, 'measure-draft-impact-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  } catch (e) {
+    await screenshot(page, 'measure-draft-failure');
+    throw e;
+  } finally {
+    await page.close();
+  }
+}, 180_000);
