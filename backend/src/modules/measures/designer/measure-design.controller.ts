@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type MeasureDesignJson, type MeasureDesignSummaryJson, type MeasureImpactJson } from '@cds/contracts';
 import { Roles } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
+import { DraftBodyPipe, type DraftBody } from './measure-draft';
 import { MeasureDraftService } from './measure-draft.service';
 import { MeasureDesignService } from './measure-design.service';
 
@@ -44,7 +45,7 @@ export class MeasureDesignController {
     summary:
       "Impact preview of a measure draft: its population rules (on the measure's own record criteria) evaluated over every stored patient for periodStart–periodEnd (default the current calendar year) against the measure as it is; the patients whose initial population, denominator, exclusion or numerator changes, the draft's version and analysis. Nothing is stored or published",
   })
-  impact(@Param('id') id: string, @Body() body: unknown): Promise<MeasureImpactJson> {
+  impact(@Param('id') id: string, @Body(DraftBodyPipe) body: DraftBody): Promise<MeasureImpactJson> {
     return this.drafts.impact(id, body);
   }
 }

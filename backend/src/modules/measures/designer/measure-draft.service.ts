@@ -7,7 +7,7 @@ import { measureVersion } from '../measure-version';
 import { MeasuresService } from '../measures.service';
 import { patientName } from '../panel';
 import { analysisOf, POPULATIONS } from './measure-design';
-import { COMPARED, patientChange, readDraft } from './measure-draft';
+import { COMPARED, patientChange, readDraftRules, type DraftBody } from './measure-draft';
 
 /** Patients whose records are read per statement while the two versions are compared. */
 const SLICE = 500;
@@ -25,9 +25,9 @@ export class MeasureDraftService {
     private readonly records: RecordsRepository,
   ) {}
 
-  async impact(id: string, body: unknown): Promise<MeasureImpactJson> {
+  async impact(id: string, body: DraftBody): Promise<MeasureImpactJson> {
     const measure = this.measures.measure(id);
-    const draft = readDraft(measure, body);
+    const draft = readDraftRules(measure, body);
     const set = await this.measures.prepare([measure]);
     const codes = await this.records.valueSetCodes(valueSetsOf(measure));
     const current = set.prepared[0];

@@ -1,3 +1,4 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
 import {
   POPULATION_CODES,
   toDay,
@@ -29,7 +30,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The populations whose change the preview reports, in the order a measure is read. */
 export const COMPARED: PopulationCode[] = ['initial-population', 'denominator', 'denominator-exclusion', 'numerator'];
 
-function readPeriod(body: Record<string, unknown>, problems: FieldError[], today: Date): { start: string; end: string } {
+function readPeriod(body: { periodStart?: unknown; periodEnd?: unknown }, problems: FieldError[], today: Date): { start: string; end: string } {
   const { periodStart, periodEnd } = body;
   if (periodStart === undefined && periodEnd === undefined) {
     const year = today.getUTCFullYear();
@@ -50,19 +51,49 @@ function readPeriod(body: Record<string, unknown>, problems: FieldError[], today
 }
 
 /**
+ * A draft's body with its shape checked (the pipe's part): its rules and period are read against the measure
+ * afterwards, together, so a refusal names every problem of both at once.
+ */
+export interface DraftBody {
+  rules: unknown[];
+  periodStart?: unknown;
+  periodEnd?: unknown;
+}
+
+/** The measure-independent shape of a draft's body: an object of known fields with 1 to 100 rules. 400 otherwise. */
+export function readDraftBody(body: unknown): DraftBody {
+  if (!isObject(body)) throw validationFailed([{ field: 'body', message: 'The draft must be a JSON object with rules' }]);
+  const problems: FieldError[] = Object.keys(body)
+    .filter((key) => !['rules', 'periodStart', 'periodEnd'].includes(key))
+    .map((key) => ({ field: key, message: `${key} is not a field of a measure draft` }));
+  const list = body.rules;
+  if (!Array.isArray(list) || !list.length || list.length > MAX_RULES)
+    problems.push({ field: 'rules', message: `rules must list 1 to ${MAX_RULES} population rules` });
+  if (problems.length) throw validationFailed(problems);
+  return { rules: list as unknown[], periodStart: body.periodStart, periodEnd: body.periodEnd };
+}
+
+/** The body of `POST /api/measures/designs/:id/impact`, its shape checked before the handler (400 validation_failed). */
+@Injectable()
+export class DraftBodyPipe implements PipeTransform<unknown, DraftBody> {
+  transform(body: unknown): DraftBody {
+    return readDraftBody(body);
+  }
+}
+
+/**
  * A draft of a measure's population rules, as the request gives it: every rule named, in a population, with
  * conditions on the measure's own parameters that the engine can evaluate. 400 with each problem otherwise.
  */
 export function readDraft(m: ShippedMeasure, body: unknown, today = new Date()): MeasureDraft {
+  return readDraftRules(m, readDraftBody(body), today);
+}
+
+/** The period and the rules of a checked body, read against the measure's own parameters. */
+export function readDraftRules(m: ShippedMeasure, body: DraftBody, today = new Date()): MeasureDraft {
   const problems: FieldError[] = [];
-  if (!isObject(body)) throw validationFailed([{ field: 'body', message: 'The draft must be a JSON object with rules' }]);
-  for (const key of Object.keys(body))
-    if (!['rules', 'periodStart', 'periodEnd'].includes(key))
-      problems.push({ field: key, message: `${key} is not a field of a measure draft` });
   const period = readPeriod(body, problems, today);
   const list = body.rules;
-  if (!Array.isArray(list) || !list.length || list.length > MAX_RULES)
-    throw validationFailed([...problems, { field: 'rules', message: `rules must list 1 to ${MAX_RULES} population rules` }]);
   const byId = new Map(m.model.parameters.map((p) => [p.id, p]));
   const ids = new Set<string>();
   const rules: (EngineRule & { population: PopulationCode })[] = [];
