@@ -9,11 +9,13 @@ import {
   type FhirBundleJson,
   type RuleSetAnalytics,
 } from '@cds/contracts';
-import { parseListQuery, type Page } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { AnalyticsQueryDto, AnswerDto, AssessmentQueryDto, ChoiceDto, StartAssessmentDto } from './assessments.dto';
 import { ASSESSMENT_SORTABLE, AssessmentsService } from './assessments.service';
+import { CASE_LIST_FILTERS } from './case-history';
 import { CHAT_SESSION_SORTABLE } from './chat-sessions.repository';
 import { ChatSessionsService } from './chat-sessions.service';
 import { RuleAnalyticsService } from './rule-analytics.service';
@@ -47,11 +49,14 @@ export class AssessmentsController {
     summary:
       'Case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); a PCP gets their own, an administrator all',
   })
-  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>): Promise<Page<AssessmentJson>> {
-    return this.assessments.list(
-      user,
-      parseListQuery(query, { sortable: ASSESSMENT_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }),
-    );
+  list(
+    @CurrentUser() user: AuthUser,
+    @Query(
+      new ListQueryPipe({ sortable: ASSESSMENT_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' }, filters: CASE_LIST_FILTERS }),
+    )
+    query: ListQuery,
+  ): Promise<Page<AssessmentJson>> {
+    return this.assessments.list(user, query);
   }
 
   @ContractResponse('AssessmentSummaryJson')
@@ -114,11 +119,18 @@ export class ChatSessionsController {
     summary:
       'Chat sessions for the case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); your own, or all for an administrator',
   })
-  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>): Promise<Page<ChatSessionJson>> {
-    return this.chat.list(
-      user,
-      parseListQuery(query, { sortable: CHAT_SESSION_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }),
-    );
+  list(
+    @CurrentUser() user: AuthUser,
+    @Query(
+      new ListQueryPipe({
+        sortable: CHAT_SESSION_SORTABLE,
+        defaultSort: { field: 'created_at', order: 'DESC' },
+        filters: CASE_LIST_FILTERS,
+      }),
+    )
+    query: ListQuery,
+  ): Promise<Page<ChatSessionJson>> {
+    return this.chat.list(user, query);
   }
 
   @ContractResponse('ChatSessionJson')

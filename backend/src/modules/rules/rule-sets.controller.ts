@@ -26,7 +26,7 @@ import type {
   BoundaryVignetteJson,
   VignetteJson,
 } from '@cds/contracts';
-import type { Page } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
 import { ADMIN_ROLES } from '@cds/contracts';
 import { notFound } from '../../common/errors';
 import { ParseIdPipe } from '../../common/uuid.pipe';
@@ -43,7 +43,8 @@ import {
   UpdateVignetteDto,
 } from './rule-sets.dto';
 import { RuleSetVignettesService } from './rule-set-vignettes.service';
-import { parseRuleSetQuery, RuleSetsService } from './rule-sets.service';
+import { RuleSetsService } from './rule-sets.service';
+import { ruleSetListQuery } from './rule-set-query';
 import { RuleVersionsService } from './rule-versions.service';
 import { ContractResponse } from '../../common/contract-response';
 import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
@@ -78,8 +79,8 @@ export class RuleSetsController {
     summary:
       'Rule sets, newest first (simple-rest; filter {published, template, search, is_active, id}; also ?published=&template=&search=&limit=&offset=, 10 per page)',
   })
-  list(@Query() query: Record<string, unknown>): Promise<Page<RuleSetJson>> {
-    return this.ruleSets.list(parseRuleSetQuery(query));
+  list(@Query(ruleSetListQuery()) query: ListQuery): Promise<Page<RuleSetJson>> {
+    return this.ruleSets.list(query);
   }
 
   @ContractResponse('RuleSetJson', { array: true })
