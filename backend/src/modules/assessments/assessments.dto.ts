@@ -69,23 +69,6 @@ export class ChoiceDto {
   rule_id: string;
 }
 
-export class AnalyticsQueryDto {
-  @ApiPropertyOptional({ enum: ANALYTICS_PERIODS, default: 'month' })
-  @IsOptional()
-  @IsIn(ANALYTICS_PERIODS, { message: 'period must be day, week or month' })
-  period?: AnalyticsPeriod;
-
-  @ApiPropertyOptional({ description: 'Start (inclusive, ISO date or time, UTC); default: 11 periods before the one holding `to`' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO date' })
-  from?: string;
-
-  @ApiPropertyOptional({ description: 'End (exclusive, ISO date or time, UTC); default: now' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO date' })
-  to?: string;
-}
-
 export class AssessmentQueryDto {
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Add the rule-evaluation log' })
   @IsOptional()

@@ -22,6 +22,7 @@ import type {
   VersionJson,
   VersionSummaryJson,
   PublishCheckJson,
+  RuleSetAnalytics,
   VignetteRunJson,
   BoundaryVignetteJson,
   VignetteJson,
@@ -44,6 +45,8 @@ import {
 } from './rule-sets.dto';
 import { RuleSetVignettesService } from './rule-set-vignettes.service';
 import { RuleSetsService } from './rule-sets.service';
+import { AnalyticsQueryDto } from './rule-analytics.dto';
+import { RuleAnalyticsService } from './rule-analytics.service';
 import { ruleSetListQuery } from './rule-set-query';
 import { RuleVersionsService } from './rule-versions.service';
 import { ContractResponse } from '../../common/contract-response';
@@ -71,6 +74,7 @@ export class RuleSetsController {
     private readonly versions: RuleVersionsService,
     private readonly vignettes: RuleSetVignettesService,
     private readonly fhir: RuleVersionFhir,
+    private readonly analytics: RuleAnalyticsService,
   ) {}
 
   @ContractResponse('RuleSetJson', { array: true })
@@ -159,6 +163,16 @@ export class RuleSetsController {
   })
   run(@Param('id', ParseIdPipe) id: string, @Body() body: RunVignetteDto): Promise<VignetteRunJson> {
     return this.vignettes.run(id, body);
+  }
+
+  @ContractResponse('RuleSetAnalytics')
+  @Get(':id/analytics')
+  @ApiOperation({
+    summary:
+      "Each rule's match count and share of the completed assessments that evaluated the set, and its no-match rate, by period (?period=day|week|month&from=&to=, UTC)",
+  })
+  analyticsOf(@Param('id', ParseIdPipe) id: string, @Query() query: AnalyticsQueryDto): Promise<RuleSetAnalytics> {
+    return this.analytics.forRuleSet(id, query);
   }
 
   @ContractResponse('BoundaryVignetteJson', { array: true })
