@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, NotEquals } from 'class-validator';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '@cds/contracts';
 import { IsReferenceId, Optional } from '../../common/api-helpers';
 
 export class StartAssessmentDto {

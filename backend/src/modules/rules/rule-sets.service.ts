@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError, notFound } from '../../common/errors';
+import { notFound } from '../../common/errors';
 import { idFilter, ListQuery, Page } from '../../common/pagination';
 import { rankFindings, type Answers, type EngineRule, type Finding } from '@cds/engine';
 import type { AnalysisJson, ContentPackJson, RuleSetJson } from '@cds/contracts';
