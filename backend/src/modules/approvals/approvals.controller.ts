@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type ApprovalJson } from '@cds/contracts';
-import { Page, parseListQuery } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { AccessRequestDto, RejectDto } from './approvals.dto';
@@ -38,8 +39,10 @@ export class ApprovalsController {
   @ContractResponse('ApprovalJson', { array: true })
   @Get()
   @ApiOperation({ summary: 'Access requests (simple-rest; filter {status, requested_role, q, id})' })
-  list(@Query() query: Record<string, unknown>): Promise<Page<ApprovalJson>> {
-    return this.approvals.list(parseListQuery(query, { sortable: APPROVAL_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }));
+  list(
+    @Query(new ListQueryPipe({ sortable: APPROVAL_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } })) query: ListQuery,
+  ): Promise<Page<ApprovalJson>> {
+    return this.approvals.list(query);
   }
 
   @ContractResponse('ApprovalJson')

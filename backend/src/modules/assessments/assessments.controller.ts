@@ -1,22 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  ADMIN_ROLES,
-  CLINICAL_ROLES,
-  type AssessmentJson,
-  type AssessmentSummaryJson,
-  type ChatSessionJson,
-  type FhirBundleJson,
-  type RuleSetAnalytics,
-} from '@cds/contracts';
-import { parseListQuery, type Page } from '../../common/pagination';
+import { CLINICAL_ROLES, type AssessmentJson, type AssessmentSummaryJson, type ChatSessionJson, type FhirBundleJson } from '@cds/contracts';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
-import { AnalyticsQueryDto, AnswerDto, AssessmentQueryDto, ChoiceDto, StartAssessmentDto } from './assessments.dto';
+import { AnswerDto, AssessmentQueryDto, ChoiceDto, StartAssessmentDto } from './assessments.dto';
 import { ASSESSMENT_SORTABLE, AssessmentsService } from './assessments.service';
+import { CASE_LIST_FILTERS } from './case-history';
 import { CHAT_SESSION_SORTABLE } from './chat-sessions.repository';
 import { ChatSessionsService } from './chat-sessions.service';
-import { RuleAnalyticsService } from './rule-analytics.service';
 import { ContractResponse } from '../../common/contract-response';
 import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
 import { AssessmentFhir } from './assessment-fhir';
@@ -47,11 +40,14 @@ export class AssessmentsController {
     summary:
       'Case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); a PCP gets their own, an administrator all',
   })
-  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>): Promise<Page<AssessmentJson>> {
-    return this.assessments.list(
-      user,
-      parseListQuery(query, { sortable: ASSESSMENT_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }),
-    );
+  list(
+    @CurrentUser() user: AuthUser,
+    @Query(
+      new ListQueryPipe({ sortable: ASSESSMENT_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' }, filters: CASE_LIST_FILTERS }),
+    )
+    query: ListQuery,
+  ): Promise<Page<AssessmentJson>> {
+    return this.assessments.list(user, query);
   }
 
   @ContractResponse('AssessmentSummaryJson')
@@ -114,11 +110,18 @@ export class ChatSessionsController {
     summary:
       'Chat sessions for the case history, newest first (simple-rest; filter {mine, user_id, is_completed, id}); your own, or all for an administrator',
   })
-  list(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>): Promise<Page<ChatSessionJson>> {
-    return this.chat.list(
-      user,
-      parseListQuery(query, { sortable: CHAT_SESSION_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }),
-    );
+  list(
+    @CurrentUser() user: AuthUser,
+    @Query(
+      new ListQueryPipe({
+        sortable: CHAT_SESSION_SORTABLE,
+        defaultSort: { field: 'created_at', order: 'DESC' },
+        filters: CASE_LIST_FILTERS,
+      }),
+    )
+    query: ListQuery,
+  ): Promise<Page<ChatSessionJson>> {
+    return this.chat.list(user, query);
   }
 
   @ContractResponse('ChatSessionJson')
@@ -145,23 +148,5 @@ export class ChatSessionsController {
   @ApiOperation({ summary: 'Choose one of several matching recommendations { rule_id }; completes the session' })
   choose(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: string, @Body() body: ChoiceDto): Promise<ChatSessionJson> {
     return this.chat.choose(user, id, body);
-  }
-}
-
-@ApiTags('rule-sets')
-@ApiBearerAuth()
-@Roles(...ADMIN_ROLES)
-@Controller('rule-sets')
-export class RuleAnalyticsController {
-  constructor(private readonly analytics: RuleAnalyticsService) {}
-
-  @ContractResponse('RuleSetAnalytics')
-  @Get(':id/analytics')
-  @ApiOperation({
-    summary:
-      "Each rule's match count and share of the completed assessments that evaluated the set, and its no-match rate, by period (?period=day|week|month&from=&to=, UTC)",
-  })
-  forRuleSet(@Param('id', ParseIdPipe) id: string, @Query() query: AnalyticsQueryDto): Promise<RuleSetAnalytics> {
-    return this.analytics.forRuleSet(id, query);
   }
 }

@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, NotEquals } from 'class-validator';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '@cds/contracts';
 import { IsReferenceId, Optional } from '../../common/api-helpers';
 
 export class StartAssessmentDto {
@@ -67,23 +66,6 @@ export class ChoiceDto {
   @ApiProperty({ format: 'uuid', description: 'One of the matching rules offered' })
   @IsReferenceId('rule_id is required', 'rule_id must be a rule id')
   rule_id: string;
-}
-
-export class AnalyticsQueryDto {
-  @ApiPropertyOptional({ enum: ANALYTICS_PERIODS, default: 'month' })
-  @IsOptional()
-  @IsIn(ANALYTICS_PERIODS, { message: 'period must be day, week or month' })
-  period?: AnalyticsPeriod;
-
-  @ApiPropertyOptional({ description: 'Start (inclusive, ISO date or time, UTC); default: 11 periods before the one holding `to`' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO date' })
-  from?: string;
-
-  @ApiPropertyOptional({ description: 'End (exclusive, ISO date or time, UTC); default: now' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO date' })
-  to?: string;
 }
 
 export class AssessmentQueryDto {

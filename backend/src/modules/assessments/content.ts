@@ -5,3 +5,13 @@ export { formatNumber } from './answer-check';
 export { questionJson } from './answer-record';
 export { toActions } from './outcome';
 export type { Knowledge } from './published-rules';
+// Rule analytics' aggregates over the stored assessments (and CDS Hooks cards), which the rules module serves
+// under /api/rule-sets/:id/analytics: assessments imports rules, so rules cannot import this module's index.
+export {
+  cdsFeedback,
+  completedByPeriod,
+  matchesByPeriod,
+  type CdsFeedbackRow,
+  type PeriodMatchesRow,
+  type PeriodTotalsRow,
+} from './rule-analytics.repository';

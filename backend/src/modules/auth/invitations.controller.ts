@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type InvitationJson, type InvitationPreviewJson, type SessionJson } from '@cds/contracts';
 import type { HttpRequest as Request } from '../../http/request';
-import { Page, parseListQuery } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { AuthService } from './auth.service';
 import { CurrentUser, Public, Roles, type AuthUser } from '../../common/auth-user';
@@ -31,10 +32,11 @@ export class InvitationsController {
   @Get()
   @Roles(...ADMIN_ROLES)
   @ApiBearerAuth()
-  list(@Query() query: Record<string, unknown>): Promise<Page<InvitationJson>> {
-    return this.invitations.list(
-      parseListQuery(query, { sortable: ['created_at', 'email', 'expires_at'], defaultSort: { field: 'created_at', order: 'DESC' } }),
-    );
+  list(
+    @Query(new ListQueryPipe({ sortable: ['created_at', 'email', 'expires_at'], defaultSort: { field: 'created_at', order: 'DESC' } }))
+    query: ListQuery,
+  ): Promise<Page<InvitationJson>> {
+    return this.invitations.list(query);
   }
 
   @ContractResponse('InvitationJson')

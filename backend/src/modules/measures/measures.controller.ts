@@ -5,6 +5,7 @@ import { Roles } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
 import { FhirJsonInterceptor } from '../../common/fhir-json.interceptor';
 import { EvaluateParametersPipe } from './evaluate-parameters.pipe';
+import { EvaluateQueryPipe } from './evaluate-query.pipe';
 import { MeasuresService, type EvaluateMeasureParams } from './measures.service';
 
 const FHIR_JSON = { contentType: 'application/fhir+json' };
@@ -37,7 +38,7 @@ export class MeasuresController {
     summary:
       '$evaluate-measure over the stored records: periodStart, periodEnd (dates), reportType (subject | subject-list | population), subject (Patient/:id or Group/:id); a MeasureReport',
   })
-  evaluate(@Param('id') id: string, @Query() query: Record<string, unknown>): Promise<FhirResourceJson> {
+  evaluate(@Param('id') id: string, @Query(EvaluateQueryPipe) query: EvaluateMeasureParams): Promise<FhirResourceJson> {
     return this.measures.evaluate(id, query);
   }
 
@@ -47,7 +48,7 @@ export class MeasuresController {
   @ApiOperation({ summary: '$evaluate-measure with its parameters in the query or a FHIR Parameters body' })
   evaluateWithBody(
     @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
+    @Query(EvaluateQueryPipe) query: EvaluateMeasureParams,
     @Body(EvaluateParametersPipe) body: EvaluateMeasureParams,
   ): Promise<FhirResourceJson> {
     // A parameter the body names wins over the query's.

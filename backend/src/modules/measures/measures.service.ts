@@ -117,8 +117,7 @@ export class MeasuresService {
    * current calendar year), with each measure's counts and score, and the gap list: eligible patients
    * who miss the goal, and those the record leaves undetermined (counted in no population).
    */
-  async panel(query: Record<string, unknown>): Promise<PanelJson> {
-    const period = readPanelPeriod(query);
+  async panel(period: { start: string; end: string }): Promise<PanelJson> {
     const ids = await this.records.patientIds();
     const { outcomes: all, bands } = await this.currentOutcomes(await this.prepare(SHIPPED_MEASURES), period, ids);
     const cms122 = SHIPPED_MEASURES.indexOf(CMS122);
@@ -145,9 +144,7 @@ export class MeasuresService {
    * TREND_MAX_PATIENTS the rest is computed now (each record read once for the 12 periods) and stored; above,
    * only stored results are read (a run with `trend` stores them) and a panel missing some is refused (409).
    */
-  async panelTrend(query: Record<string, unknown>, today = new Date()): Promise<PanelTrendJson> {
-    const problems: FieldError[] = Object.keys(query).map((key) => ({ field: key, message: `${key} is not a parameter of the trend` }));
-    if (problems.length) throw validationFailed(problems);
+  async panelTrend(today = new Date()): Promise<PanelTrendJson> {
     const ids = await this.records.patientIds();
     const months = trendMonths(today);
     // Up to TREND_MAX_PATIENTS the months missing from the store are computed now; a larger panel reads them
@@ -184,8 +181,7 @@ export class MeasuresService {
   }
 
   /** One patient on every shipped measure: where they stand, and the resources that decided each population. */
-  async panelPatient(id: string, query: Record<string, unknown>): Promise<PanelPatientJson> {
-    const period = readPanelPeriod(query);
+  async panelPatient(id: string, period: { start: string; end: string }): Promise<PanelPatientJson> {
     const patient = await this.records.find('Patient', id);
     if (!patient) throw notFound(`Patient/${id}`);
     const record = (await this.records.recordsOf([id])).get(id) ?? [];

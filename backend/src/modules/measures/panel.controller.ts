@@ -3,17 +3,9 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CLINICAL_ROLES, type PanelJson, type PanelPatientJson, type PanelPrefillJson, type PanelTrendJson } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { ContractResponse } from '../../common/contract-response';
-import { validationFailed } from '../../common/errors';
 import { RecordPrefill } from '../cds-hooks';
 import { MeasuresService } from './measures.service';
-
-/** A FHIR id (R4: 1–64 of letters, digits, '-' and '.'). */
-const FHIR_ID = /^[A-Za-z0-9.-]{1,64}$/;
-const patientId = (id: string) => {
-  if (!FHIR_ID.test(id))
-    throw validationFailed([{ field: 'patientId', message: 'patientId must be a FHIR id (letters, digits, - and .)' }]);
-  return id;
-};
+import { NoTrendParamsPipe, PanelPeriodPipe, PatientIdPipe, type PanelPeriod } from './panel-query.pipe';
 
 @ApiTags('measures')
 @ApiBearerAuth()
@@ -31,8 +23,8 @@ export class PanelController {
     summary:
       'The Panel: each shipped measure over the stored records for periodStart–periodEnd (dates; default the current calendar year): counts, score, and the gap list (eligible patients who miss the goal, and those the record leaves undetermined)',
   })
-  panel(@Query() query: Record<string, unknown>): Promise<PanelJson> {
-    return this.measures.panel(query);
+  panel(@Query(PanelPeriodPipe) period: PanelPeriod): Promise<PanelJson> {
+    return this.measures.panel(period);
   }
 
   @ContractResponse('PanelTrendJson')
@@ -41,8 +33,8 @@ export class PanelController {
     summary:
       "Each shipped measure's score at the end of each of the last 12 months (the current month last), each point the measure over the 12 months ending that month, with its numerator and eligible patients; 409 for panels above 2,000 patients",
   })
-  trend(@Query() query: Record<string, unknown>): Promise<PanelTrendJson> {
-    return this.measures.panelTrend(query);
+  trend(@Query(NoTrendParamsPipe) _none: Record<string, never>): Promise<PanelTrendJson> {
+    return this.measures.panelTrend();
   }
 
   @ContractResponse('PanelPatientJson')
@@ -51,8 +43,8 @@ export class PanelController {
     summary:
       "One patient on each shipped measure for the period: where they stand, and each population's rules and the resources that decided it",
   })
-  patient(@Param('patientId') id: string, @Query() query: Record<string, unknown>): Promise<PanelPatientJson> {
-    return this.measures.panelPatient(patientId(id), query);
+  patient(@Param('patientId', PatientIdPipe) id: string, @Query(PanelPeriodPipe) period: PanelPeriod): Promise<PanelPatientJson> {
+    return this.measures.panelPatient(id, period);
   }
 
   @ContractResponse('PanelPrefillJson')
@@ -62,7 +54,7 @@ export class PanelController {
     summary:
       "A one-time prefill ticket with the stored record's latest values for the published rules' parameters: { url: /clinical-form?prefill=…, values }",
   })
-  assessmentPrefill(@CurrentUser() user: AuthUser, @Param('patientId') id: string): Promise<PanelPrefillJson> {
-    return this.prefill.forPatient(patientId(id), user.id);
+  assessmentPrefill(@CurrentUser() user: AuthUser, @Param('patientId', PatientIdPipe) id: string): Promise<PanelPrefillJson> {
+    return this.prefill.forPatient(id, user.id);
   }
 }

@@ -2,10 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ParameterChangeJson, ParameterJson, SeedResultJson } from '@cds/contracts';
 import { ADMIN_ROLES } from '@cds/contracts';
-import { Page, parseListQuery } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
-import { CHANGE_SORTABLE, ParameterChangesService } from './parameter-changes.service';
+import { CHANGE_FILTERS, CHANGE_SORTABLE, ParameterChangesService } from './parameter-changes.service';
 import {
   ActivationDto,
   CloneParameterDto,
@@ -14,7 +15,7 @@ import {
   FromTemplateDto,
   UpdateParameterDto,
 } from './parameters.dto';
-import { PARAMETER_SORTABLE, ParametersService } from './parameters.service';
+import { PARAMETER_FILTERS, PARAMETER_SORTABLE, ParametersService } from './parameters.service';
 import { ContractResponse } from '../../common/contract-response';
 import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
@@ -31,10 +32,13 @@ export class ParametersController {
     summary:
       'Parameters (simple-rest; filter {q, category, data_type, is_template, is_active (default true; "all"), id}); any signed-in user',
   })
-  list(@Query() query: Record<string, unknown>): Promise<Page<ParameterJson>> {
-    return this.parameters.list(
-      parseListQuery(query, { sortable: PARAMETER_SORTABLE, defaultSort: { field: 'display_name', order: 'ASC' } }),
-    );
+  list(
+    @Query(
+      new ListQueryPipe({ sortable: PARAMETER_SORTABLE, defaultSort: { field: 'display_name', order: 'ASC' }, filters: PARAMETER_FILTERS }),
+    )
+    query: ListQuery,
+  ): Promise<Page<ParameterJson>> {
+    return this.parameters.list(query);
   }
 
   @ContractResponse('ParameterJson', { array: true })
@@ -120,8 +124,11 @@ export class ParameterChangesController {
   @ApiOperation({
     summary: 'Parameter change history (simple-rest; filter {q, change_type, period: all|today|week|month, parameter_id, id})',
   })
-  list(@Query() query: Record<string, unknown>): Promise<Page<ParameterChangeJson>> {
-    return this.changes.list(parseListQuery(query, { sortable: CHANGE_SORTABLE, defaultSort: { field: 'changed_at', order: 'DESC' } }));
+  list(
+    @Query(new ListQueryPipe({ sortable: CHANGE_SORTABLE, defaultSort: { field: 'changed_at', order: 'DESC' }, filters: CHANGE_FILTERS }))
+    query: ListQuery,
+  ): Promise<Page<ParameterChangeJson>> {
+    return this.changes.list(query);
   }
 
   @ContractResponse('ParameterChangeJson')

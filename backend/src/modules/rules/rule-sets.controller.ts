@@ -22,11 +22,12 @@ import type {
   VersionJson,
   VersionSummaryJson,
   PublishCheckJson,
+  RuleSetAnalytics,
   VignetteRunJson,
   BoundaryVignetteJson,
   VignetteJson,
 } from '@cds/contracts';
-import type { Page } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
 import { ADMIN_ROLES } from '@cds/contracts';
 import { notFound } from '../../common/errors';
 import { ParseIdPipe } from '../../common/uuid.pipe';
@@ -43,7 +44,10 @@ import {
   UpdateVignetteDto,
 } from './rule-sets.dto';
 import { RuleSetVignettesService } from './rule-set-vignettes.service';
-import { parseRuleSetQuery, RuleSetsService } from './rule-sets.service';
+import { RuleSetsService } from './rule-sets.service';
+import { AnalyticsQueryDto } from './rule-analytics.dto';
+import { RuleAnalyticsService } from './rule-analytics.service';
+import { ruleSetListQuery } from './rule-set-query';
 import { RuleVersionsService } from './rule-versions.service';
 import { ContractResponse } from '../../common/contract-response';
 import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
@@ -70,6 +74,7 @@ export class RuleSetsController {
     private readonly versions: RuleVersionsService,
     private readonly vignettes: RuleSetVignettesService,
     private readonly fhir: RuleVersionFhir,
+    private readonly analytics: RuleAnalyticsService,
   ) {}
 
   @ContractResponse('RuleSetJson', { array: true })
@@ -78,8 +83,8 @@ export class RuleSetsController {
     summary:
       'Rule sets, newest first (simple-rest; filter {published, template, search, is_active, id}; also ?published=&template=&search=&limit=&offset=, 10 per page)',
   })
-  list(@Query() query: Record<string, unknown>): Promise<Page<RuleSetJson>> {
-    return this.ruleSets.list(parseRuleSetQuery(query));
+  list(@Query(ruleSetListQuery()) query: ListQuery): Promise<Page<RuleSetJson>> {
+    return this.ruleSets.list(query);
   }
 
   @ContractResponse('RuleSetJson', { array: true })
@@ -158,6 +163,16 @@ export class RuleSetsController {
   })
   run(@Param('id', ParseIdPipe) id: string, @Body() body: RunVignetteDto): Promise<VignetteRunJson> {
     return this.vignettes.run(id, body);
+  }
+
+  @ContractResponse('RuleSetAnalytics')
+  @Get(':id/analytics')
+  @ApiOperation({
+    summary:
+      "Each rule's match count and share of the completed assessments that evaluated the set, and its no-match rate, by period (?period=day|week|month&from=&to=, UTC)",
+  })
+  analyticsOf(@Param('id', ParseIdPipe) id: string, @Query() query: AnalyticsQueryDto): Promise<RuleSetAnalytics> {
+    return this.analytics.forRuleSet(id, query);
   }
 
   @ContractResponse('BoundaryVignetteJson', { array: true })

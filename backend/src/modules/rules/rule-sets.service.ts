@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError, notFound } from '../../common/errors';
-import { idFilter, ListQuery, Page, parseListQuery } from '../../common/pagination';
+import { notFound } from '../../common/errors';
+import { idFilter, ListQuery, Page } from '../../common/pagination';
 import { rankFindings, type Answers, type EngineRule, type Finding } from '@cds/engine';
 import type { AnalysisJson, ContentPackJson, RuleSetJson } from '@cds/contracts';
 import { ensurePackParameters } from '../parameters';
 import { CONTENT_PACKS, packParameterKeys, type ContentPack } from './content/ada-2026';
 import type { AuthUser } from '../../common/auth-user';
-import { assertFilterKeys, boolFilter, iso, textFilter } from '../../common/api-helpers';
+import { boolFilter, iso, textFilter } from '../../common/api-helpers';
 import { combinationFindings, loadCombination, type Combination } from './publish-gate';
 import { findRuleSet } from './rule-store';
 import { RULE_SET_SORTABLE, RuleSetsRepository, type RuleSetRow } from './rule-sets.repository';
@@ -19,37 +19,6 @@ import type { RuleSet } from './rule-set.entity';
 import { ruleSnapshot } from './snapshot';
 
 export { RULE_SET_SORTABLE };
-const FILTERS = ['published', 'template', 'search', 'is_active', 'id'];
-export const RULE_SET_PAGE_SIZE = 10;
-
-const bad = (field: string, message: string) => new DomainError('validation_failed', message, [{ field, message }]);
-
-function intParam(name: string, raw: unknown, min: number, max: number): number {
-  const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw bad(name, `${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
-
-/**
- * react-admin's sort/range/filter, plus the spec's own call: published, template and search
- * (as query parameters or filter keys) and limit/offset, 10 rows per page.
- */
-export function parseRuleSetQuery(query: Record<string, unknown>): ListQuery {
-  const { limit, offset, published, template, search, ...rest } = query;
-  if (limit !== undefined || offset !== undefined) {
-    if (rest.range !== undefined) throw bad('range', 'Use either range or limit/offset');
-    const from = offset === undefined ? 0 : intParam('offset', offset, 0, 1_000_000);
-    const size = limit === undefined ? RULE_SET_PAGE_SIZE : intParam('limit', limit, 1, 100);
-    rest.range = JSON.stringify([from, from + size - 1]);
-  }
-  const q = parseListQuery(rest, {
-    sortable: RULE_SET_SORTABLE,
-    defaultSort: { field: 'created_at', order: 'DESC' },
-    defaultLimit: RULE_SET_PAGE_SIZE,
-  });
-  for (const [key, value] of Object.entries({ published, template, search })) if (value !== undefined) q.filter[key] = value;
-  return q;
-}
 
 @Injectable()
 export class RuleSetsService {
@@ -60,7 +29,6 @@ export class RuleSetsService {
 
   async list(q: ListQuery): Promise<Page<RuleSetJson>> {
     const f = q.filter;
-    assertFilterKeys(f, FILTERS);
     const ids = idFilter(f);
     const published = boolFilter(f, 'published');
     const template = boolFilter(f, 'template');

@@ -2,11 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseIn
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { RuleJson, TestCaseJson, RuleTestResultJson } from '@cds/contracts';
 import { ADMIN_ROLES } from '@cds/contracts';
-import { Page, parseListQuery } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { CreateRuleDto, CreateTestCaseDto, TestRuleDto, UpdateRuleDto, UpdateTestCaseDto } from './rules.dto';
-import { RULE_SORTABLE, RulesService } from './rules.service';
+import { RULE_FILTERS, RULE_SORTABLE, RulesService } from './rules.service';
 import { ContractResponse } from '../../common/contract-response';
 import { ReadOnlyEchoInterceptor } from '../../common/read-only-echo.interceptor';
 
@@ -21,8 +22,11 @@ export class RulesController {
   @ContractResponse('RuleJson', { array: true })
   @Get()
   @ApiOperation({ summary: 'Rules by priority ascending (simple-rest; filter {rule_set_id, is_active (default true; "all"), q, id})' })
-  list(@Query() query: Record<string, unknown>): Promise<Page<RuleJson>> {
-    return this.rules.list(parseListQuery(query, { sortable: RULE_SORTABLE, defaultSort: { field: 'priority', order: 'ASC' } }));
+  list(
+    @Query(new ListQueryPipe({ sortable: RULE_SORTABLE, defaultSort: { field: 'priority', order: 'ASC' }, filters: RULE_FILTERS }))
+    query: ListQuery,
+  ): Promise<Page<RuleJson>> {
+    return this.rules.list(query);
   }
 
   @ContractResponse('RuleJson')

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RuleAnalyticsService } from './rule-analytics.service';
 import { RuleSetsController } from './rule-sets.controller';
 import { RuleSetsRepository } from './rule-sets.repository';
 import { RuleVersionsRepository } from './rule-versions.repository';
@@ -22,6 +23,7 @@ import { RulesService } from './rules.service';
     RuleVersionsService,
     RuleVersionFhir,
     RuleSetVignettesService,
+    RuleAnalyticsService,
     RuleSetsRepository,
     RulesRepository,
     RuleVersionsRepository,

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Param, Patch, Put, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type ActivityItemJson, type MeJson, type ProfileJson, type StatsJson, type UserListItemJson } from '@cds/contracts';
-import { Page, parseListQuery } from '../../common/pagination';
+import type { ListQuery, Page } from '../../common/pagination';
+import { ListQueryPipe } from '../../common/list-query.pipe';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { ActivityService } from './activity.service';
@@ -42,8 +43,10 @@ export class UsersController {
   @ContractResponse('UserListItemJson', { array: true })
   @Get()
   @ApiOperation({ summary: 'List users (simple-rest: sort, range, filter {q, role, id})' })
-  list(@Query() query: Record<string, unknown>): Promise<Page<UserListItemJson>> {
-    return this.users.list(parseListQuery(query, { sortable: USER_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } }));
+  list(
+    @Query(new ListQueryPipe({ sortable: USER_SORTABLE, defaultSort: { field: 'created_at', order: 'DESC' } })) query: ListQuery,
+  ): Promise<Page<UserListItemJson>> {
+    return this.users.list(query);
   }
 
   @ContractResponse('UserListItemJson')
@@ -85,7 +88,9 @@ export class ActivityController {
   @ContractResponse('ActivityItemJson', { array: true })
   @Get()
   @ApiOperation({ summary: 'Recent sign-ups, access requests, decisions, publishes and accepted invitations, newest first' })
-  list(@Query() query: Record<string, unknown>): Promise<Page<ActivityItemJson>> {
-    return this.activity.list(parseListQuery(query, { sortable: ['at'], defaultSort: { field: 'at', order: 'DESC' }, defaultLimit: 10 }));
+  list(
+    @Query(new ListQueryPipe({ sortable: ['at'], defaultSort: { field: 'at', order: 'DESC' }, defaultLimit: 10 })) query: ListQuery,
+  ): Promise<Page<ActivityItemJson>> {
+    return this.activity.list(query);
   }
 }

@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ADMIN_ROLES, type ConformanceJson, type MeasureRunJson } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
-import { parseListQuery, type Page } from '../../../common/pagination';
+import type { ListQuery, Page } from '../../../common/pagination';
+import { ListQueryPipe } from '../../../common/list-query.pipe';
 import { ParseIdPipe } from '../../../common/uuid.pipe';
 import { setHeader } from '../../../http/respond';
 import { ConformanceService } from '../conformance.service';
@@ -41,8 +42,10 @@ export class MeasureRunsController {
   @ContractResponse('MeasureRunJson', { array: true })
   @Get('measure-runs')
   @ApiOperation({ summary: 'Recent population runs, newest first (simple-rest: range)' })
-  list(@Query() query: Record<string, unknown>): Promise<Page<MeasureRunJson>> {
-    return this.runs.list(parseListQuery(query, { sortable: ['created_at'], defaultSort: { field: 'created_at', order: 'DESC' } }));
+  list(
+    @Query(new ListQueryPipe({ sortable: ['created_at'], defaultSort: { field: 'created_at', order: 'DESC' } })) query: ListQuery,
+  ): Promise<Page<MeasureRunJson>> {
+    return this.runs.list(query);
   }
 
   @ContractResponse('MeasureRunJson')

@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagg
 import { ADMIN_ROLES, type RecordImportJson } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
-import { parseListQuery, type Page } from '../../../common/pagination';
+import type { ListQuery, Page } from '../../../common/pagination';
+import { ListQueryPipe } from '../../../common/list-query.pipe';
 import { ParseIdPipe } from '../../../common/uuid.pipe';
 import { setHeader } from '../../../http/respond';
 import { ImportBodyPipe, type ImportBody } from './import-request.pipe';
@@ -39,8 +40,10 @@ export class RecordImportsController {
   @ContractResponse('RecordImportJson', { array: true })
   @Get('jobs')
   @ApiOperation({ summary: 'Recent record imports, newest first (simple-rest: range)' })
-  list(@Query() query: Record<string, unknown>): Promise<Page<RecordImportJson>> {
-    return this.imports.list(parseListQuery(query, { sortable: ['created_at'], defaultSort: { field: 'created_at', order: 'DESC' } }));
+  list(
+    @Query(new ListQueryPipe({ sortable: ['created_at'], defaultSort: { field: 'created_at', order: 'DESC' } })) query: ListQuery,
+  ): Promise<Page<RecordImportJson>> {
+    return this.imports.list(query);
   }
 
   @ContractResponse('RecordImportJson')

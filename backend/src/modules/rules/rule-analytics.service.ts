@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { rankFindings } from '@cds/engine';
 import { validationFailed } from '../../common/errors';
-import { RuleVersionsService } from '../rules';
 import type { AnalyticsPeriod, RuleSetAnalytics } from '@cds/contracts';
-import type { AnalyticsQueryDto } from './assessments.dto';
-import { RuleAnalyticsRepository, type PeriodMatchesRow, type PeriodTotalsRow } from './rule-analytics.repository';
+import { cdsFeedback, completedByPeriod, matchesByPeriod, type PeriodMatchesRow, type PeriodTotalsRow } from '../assessments/content';
+import type { AnalyticsQueryDto } from './rule-analytics.dto';
+import { RuleVersionsService } from './rule-versions.service';
 
 const MAX_PERIODS = 400;
 const DAY = 86_400_000;
@@ -35,7 +37,7 @@ const rate = (n: number, of: number) => (of ? Math.round((n / of) * 10_000) / 10
 @Injectable()
 export class RuleAnalyticsService {
   constructor(
-    private readonly repo: RuleAnalyticsRepository,
+    @InjectDataSource() private readonly db: DataSource,
     private readonly versions: RuleVersionsService,
   ) {}
 
@@ -55,9 +57,9 @@ export class RuleAnalyticsService {
     const latest = published.length ? await this.versions.version(ruleSetId, published[0].number) : null;
 
     const [feedback, totals, matches] = await Promise.all([
-      this.repo.cdsFeedback(ruleSetId, from, to),
-      this.repo.completedByPeriod(ruleSetId, from, to, period),
-      this.repo.matchesByPeriod(ruleSetId, from, to, period),
+      cdsFeedback(this.db.manager, ruleSetId, from, to),
+      completedByPeriod(this.db.manager, ruleSetId, from, to, period),
+      matchesByPeriod(this.db.manager, ruleSetId, from, to, period),
     ]);
 
     // The rules of the latest version as its findings are ranked (critical first, then high; priority
