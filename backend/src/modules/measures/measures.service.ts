@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FhirResourceJson, PanelGapJson, PanelHba1cBand, PanelJson, PanelPatientJson, PanelTrendJson } from '@cds/contracts';
 import { prepareMeasure, type MeasureOutcome, type PreparedMeasure } from '@cds/engine';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { conflict, notFound, validationFailed, type FieldError } from '../../common/errors';
+import { conflict, notFound } from '../../common/errors';
 import { RecordsRepository } from '../records';
 import { measureReport, measureResource } from './measure-report';
 import { valueSetsOf, type ShippedMeasure } from './measure-content';
@@ -14,7 +14,7 @@ import { CMS122 } from './cms122';
 import { shippedValueSets } from '../records';
 import { measureVersion } from './measure-version';
 import { MeasureResultsRepository, type ResultRow } from './runs/measure-results.repository';
-import { readPanelPeriod, readParams, trendMonths, type EvaluateMeasureParams } from './measure-params';
+import { readParams, trendMonths, type EvaluateMeasureParams } from './measure-params';
 
 // Their callers import them from here.
 export { readPanelPeriod, trendMonths, type EvaluateMeasureParams } from './measure-params';
