@@ -4,7 +4,8 @@ import { ASSESSMENT_ENTITIES } from '../modules/assessments/assessments.entities
 import { PARAMETER_ENTITIES } from '../modules/parameters/parameters.entities';
 import { RULE_ENTITIES } from '../modules/rules/rules.entities';
 import { ImpactPreview } from '../modules/impact-preview/impact-preview.entity';
-import { AuthSession, RefreshToken } from '../modules/auth/auth-session.entity';
+import { AuthSession } from '../modules/auth/auth-session.entity';
+import { RefreshToken } from '../modules/auth/refresh-token.entity';
 import { Invitation } from '../modules/auth/invitation.entity';
 import { Profile } from '../modules/users/profile.entity';
 import { UserRole } from '../modules/users/user-role.entity';

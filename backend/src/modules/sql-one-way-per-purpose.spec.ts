@@ -58,7 +58,6 @@ const TABLES_WITHOUT_ENTITY: Record<string, string> = {
   record_imports: 'records',
   record_import_chunks: 'records',
   record_import_resources: 'records',
-  refresh_tokens: 'auth',
 };
 
 const moduleOf = (file: string) => file.split('/')[0];

@@ -27,30 +27,3 @@ export class AuthSession {
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_auth_sessions_user' })
   user?: User;
 }
-
-@Entity('refresh_tokens')
-@Index('IDX_refresh_tokens_session', ['session_id'])
-export class RefreshToken {
-  @PrimaryGeneratedColumn('uuid')
-  id: string;
-
-  @Column('uuid')
-  session_id: string;
-
-  /** SHA-256 of the token: a database leak does not leak usable tokens. */
-  @Column({ type: 'char', length: 64, unique: true })
-  token_hash: string;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  spent_at: Date | null;
-
-  @Column({ type: 'timestamptz' })
-  expires_at: Date;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  created_at: Date;
-
-  @ManyToOne(() => AuthSession, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'FK_refresh_tokens_session' })
-  session?: AuthSession;
-}

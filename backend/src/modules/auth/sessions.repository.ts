@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { LogoutScope } from '@cds/contracts';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { AuthSession, RefreshToken } from './auth-session.entity';
+import { AuthSession } from './auth-session.entity';
+import { RefreshToken } from './refresh-token.entity';
 import type { SessionIdentity } from './session-cache';
 
 /** Sign-in sessions and their refresh-token families: every query on them. */
