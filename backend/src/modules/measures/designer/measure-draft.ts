@@ -30,7 +30,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The populations whose change the preview reports, in the order a measure is read. */
 export const COMPARED: PopulationCode[] = ['initial-population', 'denominator', 'denominator-exclusion', 'numerator'];
 
-function readPeriod(body: { periodStart?: unknown; periodEnd?: unknown }, problems: FieldError[], today: Date): { start: string; end: string } {
+function readPeriod(
+  body: { periodStart?: unknown; periodEnd?: unknown },
+  problems: FieldError[],
+  today: Date,
+): { start: string; end: string } {
   const { periodStart, periodEnd } = body;
   if (periodStart === undefined && periodEnd === undefined) {
     const year = today.getUTCFullYear();
