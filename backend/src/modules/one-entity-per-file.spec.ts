@@ -18,7 +18,10 @@ describe('entities', () => {
     const misplaced = files.flatMap(({ file, text }) => {
       const classes = entityClasses(text);
       if (!file.endsWith('.entity.ts')) return classes.map((c) => `${file}: ${c} outside an .entity.ts file`);
-      const expected = file.split('/').at(-1)!.replace(/\.entity\.ts$/, '');
+      const expected = file
+        .split('/')
+        .at(-1)!
+        .replace(/\.entity\.ts$/, '');
       if (classes.length !== 1) return [`${file}: ${classes.length} entities`];
       return kebab(classes[0]) === expected ? [] : [`${file}: ${classes[0]}`];
     });
