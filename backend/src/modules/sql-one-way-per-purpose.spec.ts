@@ -18,11 +18,11 @@ const RAW_SQL: Record<string, string> = {
   'measures/runs/measure-results.repository.ts':
     'population runs: one upsert per chunk of stored results (unnest), and the freshness join with patient_record_stamps',
   'measures/runs/measure-runs.repository.ts':
-    'population runs: one-statement claims of a run (UPDATE … RETURNING) and keyset paging of patients',
+    'population runs: one-statement claims of a run (UPDATE … RETURNING) and its guarded progress',
   'cds-hooks/cds-hooks.repository.ts':
     "hot path: a hook call's one recording statement and its client/generation read (`npm run bench:cds`, docs/benchmarks.md); one-statement ticket redemption (UPDATE … RETURNING in a CTE), jti upsert",
   'records/records.repository.ts':
-    "a Bundle stored in one statement (unnest … ON CONFLICT DO UPDATE bumping version_id), and jsonb path filters on resources (what a hook call's record read uses)",
+    "a Bundle stored in one statement (unnest … ON CONFLICT DO UPDATE bumping version_id), and jsonb path filters on resources (what a hook call's record read uses); keyset paging of a population run's patients",
   'records/imports/record-imports.repository.ts':
     'a chunk and its counters moved in one statement (UPDATE … RETURNING in a CTE), bulk unnest inserts and the FOR UPDATE hand-over that the SIGKILL/SIGTERM tests pin',
   'auth/accounts.repository.ts': 'pg_advisory_xact_lock (the first sign-up becomes super_admin exactly once): TypeORM has no call for it',
@@ -38,8 +38,6 @@ const RAW_SQL: Record<string, string> = {
 
 /** Reads of another module's table, each with why it is not (yet) that module's exported function. */
 const FOREIGN_READS: Record<string, string> = {
-  'measures/runs/measure-runs.repository.ts fhir_resources':
-    "keyset paging of the panel's patient ids in a run; not yet moved behind a records export",
   'assessments/rule-analytics.repository.ts cds_cards': 'cds-hooks imports assessments, so the cds-hooks index would be a cycle',
   'assessments/rule-analytics.repository.ts cds_feedback': 'cds-hooks imports assessments, so the cds-hooks index would be a cycle',
   'auth/sessions.repository.ts users': 'hot path: the session, e-mail and role of every authenticated request in one statement',

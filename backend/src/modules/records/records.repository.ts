@@ -71,6 +71,15 @@ export class RecordsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The next `n` patients with a Patient resource after `cursor` (keyset paging of a population run), in id order. */
+  async patientsAfter(cursor: string | null, n: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM fhir_resources WHERE resource_type = 'Patient' AND ($1::text IS NULL OR id > $1) ORDER BY id LIMIT $2`,
+      [cursor, n],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** The Patient resources of these ids, by id (ids without one are absent). */
   async patients(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
     if (!ids.length) return new Map();

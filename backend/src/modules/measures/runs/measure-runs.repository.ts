@@ -74,15 +74,6 @@ export class MeasureRunsRepository {
     );
   }
 
-  /** The next `n` patients with a Patient resource after `cursor`, in id order. */
-  async patientsAfter(cursor: string | null, n: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM fhir_resources WHERE resource_type = 'Patient' AND ($1::text IS NULL OR id > $1) ORDER BY id LIMIT $2`,
-      [cursor, n],
-    );
-    return rows.map((r) => r.id);
-  }
-
   /**
    * One chunk's progress: false when another run of this job already moved past it (the cursor guard),
    * so nothing is counted twice. A panel that grew while the run went on grows its total.

@@ -112,7 +112,7 @@ export class MeasureRunsService {
     let cursor = row.cursor;
     for (;;) {
       if (this.stopping) return;
-      const ids = await this.repo.patientsAfter(cursor, this.config.measureRunChunkPatients);
+      const ids = await this.records.patientsAfter(cursor, this.config.measureRunChunkPatients);
       if (!ids.length) break;
       const stale = await this.measures.staleAmong(set, periods, ids);
       await this.measures.evaluateAndStore(set, periods, stale);
