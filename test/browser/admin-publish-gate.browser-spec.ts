@@ -242,33 +242,42 @@ describe('the admin waiting for the A1C threshold preview', () => {
         if (bar && v !== seen.at(-1)) seen.push(v);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
     });
-    // Another session holds the previews table: the server compares every patient, then waits to store the preview.
-    const holder = t.db.createQueryRunner();
-    await holder.connect();
-    await holder.startTransaction();
-    try {
-      await holder.query('LOCK TABLE rule_set_impact_previews IN SHARE MODE');
-      await admin.getByRole('button', { name: 'Publish', exact: true }).click();
-      const dialog = admin.getByRole('dialog', { name: 'Publish A1C thresholds' });
-      await dialog.getByText(`${total} of ${total} patients compared; storing the preview...`).waitFor();
-      const bar = dialog.getByRole('progressbar', { name: 'Patients compared' });
-      expect(await bar.getAttribute('aria-valuenow')).toBe('100');
-      expect(await dialog.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(true);
-      for (const { width, height } of WIDTHS) {
-        await admin.setViewportSize({ width, height });
-        await expectReachable(admin, bar);
-        await save(admin, `admin-publish-impact-progress-${width}`);
+    // On PostgreSQL another session holds the previews table: the server compares every patient, then waits to store
+    // the preview, so the full bar stays on screen to be looked at. The embedded database is one session (PGlite): a
+    // held lock there would hold every query of the app, so the bar is only followed as it goes.
+    const held = Boolean(process.env.DATABASE_URL);
+    if (held) {
+      const holder = t.db.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      try {
+        await holder.query('LOCK TABLE rule_set_impact_previews IN SHARE MODE');
+        await admin.getByRole('button', { name: 'Publish', exact: true }).click();
+        const dialog = admin.getByRole('dialog', { name: 'Publish A1C thresholds' });
+        await dialog.getByText(`${total} of ${total} patients compared; storing the preview...`).waitFor();
+        const bar = dialog.getByRole('progressbar', { name: 'Patients compared' });
+        expect(await bar.getAttribute('aria-valuenow')).toBe('100');
+        expect(await dialog.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(true);
+        for (const { width, height } of WIDTHS) {
+          await admin.setViewportSize({ width, height });
+          await expectReachable(admin, bar);
+          await save(admin, `admin-publish-impact-progress-${width}`);
+        }
+        await admin.setViewportSize({ width: 1366, height: 900 });
+      } finally {
+        await holder.commitTransaction();
+        await holder.release();
       }
-      await admin.setViewportSize({ width: 1366, height: 900 });
-    } finally {
-      await holder.commitTransaction();
-      await holder.release();
+    } else {
+      await admin.getByRole('button', { name: 'Publish', exact: true }).click();
     }
     const dialog = admin.getByRole('dialog', { name: 'Publish A1C thresholds' });
     await dialog.getByRole('region', { name: 'Impact preview' }).waitFor();
     expect(await dialog.getByRole('progressbar', { name: 'Patients compared' }).count()).toBe(0);
     const values = await admin.evaluate(() => (window as unknown as { barValues: number[] }).barValues);
-    expect(values.at(-1)).toBe(100);
+    // Unheld, the last lines may arrive together and the bar be replaced before it is drawn full.
+    if (held) expect(values.at(-1)).toBe(100);
+    else expect(values.length).toBeGreaterThan(0);
     expect(values.every((v, i) => v >= 0 && v <= 100 && (i === 0 || v > values[i - 1]))).toBe(true);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
