@@ -106,6 +106,33 @@ jest.setTimeout(120_000);
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
+  // fetch keeps its connections alive (supertest opens one per request): the load is the API's, not the client's.
+  const post = async (path: string, user: TestUser, body: object, status: number) => {
+    const res = await fetch(`${proxy.url}${path}`, {
+      method: 'POST',
+      headers: { ...user.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status} ${text}`);
+    return JSON.parse(text);
+  };
+
+  /** `users` PCPs and one published rule set finding every one of `count` new 0–10 scales above 5. */
+  const allHigh = async (name: string, count: number, users: number): Promise<TestUser[]> => {
+    const admin = await createUser(t, 'admin');
+    const pcps: TestUser[] = await Promise.all(Array.from({ length: users }, () => createUser(t, 'pcp')));
+    const parameters: ParameterJson[] = [];
+    for (let i = 0; i < count; i++) {
+      const key = `${name.toLowerCase().replace(/\W+/g, '_')}_${i}`;
+      parameters.push(await createParameter(t, admin, { name: key, display_name: `${name} ${i}` }));
+    }
+    await createPublishedRuleSet(t, admin, [
+      { name: `${name}: all high`, conditions: parameters.map((p) => cond(p, '>', 5)), actions: [action('Review')] },
+    ]);
+    return pcps;
+  };
+
   it('migrated the database once although both processes started on it together', async () => {
     const { rows } = await pool.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name HAVING count(*) > 1');
     expect(rows).toEqual([]);
@@ -251,27 +278,9 @@ jest.setTimeout(120_000);
   });
 
   it(`${SESSIONS} concurrent assessments × ${ANSWERS} answers over both processes: nothing lost`, async () => {
-    const admin = await createUser(t, 'admin');
-    const users: TestUser[] = await Promise.all(Array.from({ length: USERS }, () => createUser(t, 'pcp')));
-    const parameters: ParameterJson[] = [];
-    for (let i = 0; i < ANSWERS; i++)
-      parameters.push(await createParameter(t, admin, { name: `scale_${i}`, display_name: `Scale load ${i}` }));
-    await createPublishedRuleSet(t, admin, [
-      { name: 'All high', conditions: parameters.map((p) => cond(p, '>', 5)), actions: [action('Review')] },
-    ]);
+    const users = await allHigh('Scale load', ANSWERS, USERS);
     const before = [...proxy.served];
     const started = Date.now();
-    // fetch keeps its connections alive (supertest opens one per request): the load is the API's, not the client's.
-    const post = async (path: string, user: TestUser, body: object, status: number) => {
-      const res = await fetch(`${proxy.url}${path}`, {
-        method: 'POST',
-        headers: { ...user.auth, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status} ${text}`);
-      return JSON.parse(text);
-    };
     await Promise.all(
       Array.from({ length: SESSIONS }, async (_, i) => {
         const user = users[i % USERS];
@@ -293,7 +302,7 @@ jest.setTimeout(120_000);
     expect(proxy.served.map((n, i) => n - before[i])).toEqual([requests / 2, requests / 2]);
     const { rows } = await pool.query(
       `SELECT count(*)::int AS rows, count(DISTINCT id)::int AS ids,
-        count(*) FILTER (WHERE is_completed AND recommendation->>'rule_name' = 'All high')::int AS recommended,
+        count(*) FILTER (WHERE is_completed AND recommendation->>'rule_name' = 'Scale load: all high')::int AS recommended,
         count(*) FILTER (WHERE jsonb_array_length(completed_parameter_ids) = $1 AND jsonb_array_length(answer_details) = $1
           AND (SELECT count(*) FROM jsonb_object_keys(answers)) = $1
           AND (SELECT count(DISTINCT x) FROM jsonb_array_elements_text(completed_parameter_ids) x) = $1)::int AS complete
@@ -303,25 +312,8 @@ jest.setTimeout(120_000);
     expect(rows[0]).toEqual({ rows: SESSIONS, ids: SESSIONS, recommended: SESSIONS, complete: SESSIONS });
   }, 240_000);
   it('Diagnostic Assistant conversations answered over both processes in turn: every answer kept, each once, in order', async () => {
-    const admin = await createUser(t, 'admin');
-    const users: TestUser[] = await Promise.all(Array.from({ length: 4 }, () => createUser(t, 'pcp')));
-    const parameters: ParameterJson[] = [];
-    for (let i = 0; i < 4; i++)
-      parameters.push(await createParameter(t, admin, { name: `chat_scale_${i}`, display_name: `Chat scale ${i}` }));
-    await createPublishedRuleSet(t, admin, [
-      { name: 'Chat all high', conditions: parameters.map((p) => cond(p, '>', 5)), actions: [action('Review')] },
-    ]);
+    const users = await allHigh('Chat scale', 4, 4);
     // Each process answers every other question of a conversation: its own copy of the row is stale half the time.
-    const post = async (path: string, user: TestUser, body: object, status: number) => {
-      const res = await fetch(`${proxy.url}${path}`, {
-        method: 'POST',
-        headers: { ...user.auth, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status !== status) throw new Error(`${path}: expected ${status}, got ${res.status} ${text}`);
-      return JSON.parse(text);
-    };
     const ids = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         const user = users[i % users.length];
@@ -346,7 +338,7 @@ jest.setTimeout(120_000);
       `SELECT id, current_step, jsonb_array_length(answered_parameters) AS answered,
               (SELECT count(DISTINCT x) FROM jsonb_array_elements_text(answered_parameters) x)::int AS distinct_answered,
               (SELECT count(*) FROM jsonb_array_elements(conversation_history) m WHERE m->>'type' = 'answer')::int AS answer_messages,
-              (SELECT count(*) FROM jsonb_array_elements(matched_rules) m WHERE m->>'rule_name' = 'Chat all high')::int AS matched
+              (SELECT count(*) FROM jsonb_array_elements(matched_rules) m WHERE m->>'rule_name' = 'Chat scale: all high')::int AS matched
          FROM chatbot_sessions WHERE id = ANY($1) ORDER BY id`,
       [ids.map((x) => x.id)],
     );
