@@ -12,6 +12,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { MeasureDesignJson, MeasureDraftRuleJson, MeasureImpactJson } from '@cds/contracts';
@@ -41,6 +42,7 @@ const around = (text: string, value: unknown): [string, string] => {
   return at > 0 ? [text.slice(0, at), text.slice(at + String(value).length + 1).trim()] : [text, ''];
 };
 const before = (text: string, value: unknown) => around(text, value)[0];
+const unitOf = (text: string, value: unknown) => around(text, value)[1];
 
 function Impact({ r }: { r: MeasureImpactJson }) {
   const same = r.versions.draft === r.versions.current;
@@ -52,7 +54,7 @@ function Impact({ r }: { r: MeasureImpactJson }) {
           : `No stored patient (of ${r.patients}) would change population for ${r.period.start} to ${r.period.end}.`}{' '}
         {same
           ? 'The draft is the current version.'
-          : `Publishing it would make version ${r.versions.draft}: every result stored under ${r.versions.current} would go stale.`}
+          : `As a measure version the draft would be ${r.versions.draft}; results stored under ${r.versions.current} would not count for it.`}
       </Alert>
       <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label="Patients per population, now and with the draft">
@@ -180,7 +182,7 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
                   <TextField
                     size="small"
                     type="number"
-                    sx={{ width: '7rem' }}
+                    sx={{ width: '9rem' }}
                     disabled={!r.included}
                     value={String(c.value)}
                     onChange={(e) =>
@@ -193,6 +195,14 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
                     }
                     slotProps={{
                       htmlInput: { 'aria-label': `${r.name}: ${before(r.texts[j], initial[i].conditions[j].value)}`, step: 'any' },
+                      // The cut-point's unit as the condition reads it ("%", "years"), beside the number typed.
+                      input: unitOf(r.texts[j], initial[i].conditions[j].value)
+                        ? {
+                            endAdornment: (
+                              <InputAdornment position="end">{unitOf(r.texts[j], initial[i].conditions[j].value)}</InputAdornment>
+                            ),
+                          }
+                        : {},
                     }}
                   />
                 </Stack>
