@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { loadConfig } from '../../backend/src/config/app-config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/database/embedded';
 import { startRuntime, type Runtime } from '../../backend/src/runtime';
-import { createTestDatabase, type TestApp } from '../support/app';
+import { createTestDatabase, testAppOf, type TestApp } from '../support/app';
 import { createCast, PASSWORD, uniqueEmail } from '../support/factories';
 import { postgresTarget, postgresUrlVia, startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -46,7 +45,7 @@ beforeAll(async () => {
       AUTH_RATE_LIMIT_PER_EMAIL: '100000',
     }),
   );
-  t = { runtime, url: runtime.url, db: runtime.app.get(DataSource), http: () => request(runtime.url), close: async () => undefined };
+  t = testAppOf(runtime);
   cast = await createCast(t);
 });
 

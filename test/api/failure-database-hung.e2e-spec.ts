@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../../backend/src/config/app-config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/database/embedded';
 import { startRuntime, type Runtime } from '../../backend/src/runtime';
-import { createTestDatabase, type TestApp } from '../support/app';
+import { createTestDatabase, testAppOf, type TestApp } from '../support/app';
 import { createCast } from '../support/factories';
 import { postgresTarget, postgresUrlVia, startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -57,20 +57,12 @@ beforeAll(async () => {
   // PostgreSQL process). The users are signed up there too: a sign-up's writes took longer than 1 s in the
   // same loaded pass (503 in beforeAll). The hangs under test come after.
   const setup = await startRuntime(config({}));
-  cast = await createCast(appOf(setup));
+  cast = await createCast(testAppOf(setup));
   await setup.close();
   runtime = await startRuntime(
     config({ DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), DATABASE_ACQUIRE_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) }),
   );
-  t = appOf(runtime);
-});
-
-const appOf = (r: Runtime): TestApp => ({
-  runtime: r,
-  url: r.url,
-  db: r.app.get(DataSource),
-  http: () => request(r.url),
-  close: async () => undefined,
+  t = testAppOf(runtime);
 });
 
 afterAll(async () => {

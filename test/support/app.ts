@@ -18,6 +18,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A TestApp over a runtime the suite started itself (and closes itself: `close` does nothing). */
+export function testAppOf(runtime: Runtime): TestApp {
+  return { runtime, url: runtime.url, db: runtime.app.get(DataSource), http: () => request(runtime.url), close: async () => undefined };
+}
+
 /**
  * A fresh database per suite: a new database on the PostgreSQL server named by
  * DATABASE_URL (CI), or an in-memory embedded PostgreSQL from the broker Jest's global setup
@@ -84,10 +89,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     throw e;
   }
   return {
-    runtime,
-    url: runtime.url,
-    db: runtime.app.get(DataSource),
-    http: () => request(runtime.url),
+    ...testAppOf(runtime),
     async close() {
       await runtime.close();
       live -= 1;
