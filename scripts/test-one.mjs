@@ -5,10 +5,11 @@
 // A browser suite drives the built app: `npm run build` runs first when a dist is missing or older than
 // the sources.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staleBuild } from './stale-build.mjs';
 import { planTestRun } from './test-one-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,40 +38,6 @@ const bin = join(root, 'node_modules', '.bin');
 const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
 const node = existsSync(join(bin, 'node')) ? join(bin, 'node') : process.execPath;
 
-/** The newest modification time of a file, or of the files under a folder (0 when there is none). */
-function newest(path) {
-  const full = join(root, path);
-  if (!existsSync(full)) return 0;
-  if (!statSync(full).isDirectory()) return statSync(full).mtimeMs;
-  let time = 0;
-  for (const entry of readdirSync(full, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) time = Math.max(time, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return time;
-}
-
-/** Why the built app is out of date, or undefined when it is not. */
-function staleBuild() {
-  const packages = ['packages/engine/src', 'packages/contracts/src'];
-  const builds = [
-    // tsc writes what changed; Vite rewrites the whole dist, which compiles the packages from source.
-    { output: 'packages/engine/dist', sources: ['packages/engine/src'] },
-    { output: 'packages/contracts/dist', sources: ['packages/contracts/src'] },
-    { output: 'backend/dist', sources: ['backend/src'] },
-    {
-      output: 'frontend/dist',
-      sources: ['frontend/src', 'frontend/public', 'frontend/index.html', 'frontend/vite.config.ts', ...packages],
-    },
-  ];
-  for (const { output, sources } of builds) {
-    const built = newest(output);
-    if (!built) return `${output} is missing`;
-    const changed = sources.find((source) => newest(source) > built);
-    if (changed) return `${changed} changed since ${output} was built`;
-  }
-  return undefined;
-}
-
 function run(command, args, options = {}) {
   console.error(`> ${command === node ? 'node' : command} ${args.map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a}'`)).join(' ')}`);
   const child = spawn(command, args, { cwd: root, env, stdio: 'inherit', ...options });
@@ -83,7 +50,7 @@ if (plan.runner === 'vitest') {
   run('npm', ['run', 'test', '-w', 'frontend', '--', ...plan.args]);
 } else {
   if (plan.build) {
-    const why = staleBuild();
+    const why = staleBuild(root);
     if (why) {
       console.error(`test:one: building first (${why})`);
       const build = spawnSync('npm', ['run', 'build'], { cwd: root, env, stdio: 'inherit' });
