@@ -468,7 +468,11 @@ async function main() {
         .join(' ')}`,
     );
   } finally {
-    await drop();
+    // BENCH_KEEP_DATABASE=1 keeps the scratch database for EXPLAIN (ANALYZE, BUFFERS) on the rows the load wrote.
+    if (process.env.BENCH_KEEP_DATABASE) {
+      console.log(`scratch database kept: ${name}`);
+      await admin.end();
+    } else await drop();
   }
 }
 

@@ -1,3 +1,4 @@
+import { JwtService } from '@nestjs/jwt';
 import { startTestApp, type TestApp } from '../support/app';
 import { counts, createUser, PASSWORD, uniqueEmail } from '../support/factories';
 
@@ -177,9 +178,24 @@ describe('current user and tokens', () => {
     expect(none.body).toEqual({ statusCode: 401, code: 'unauthorized', message: 'Auth session missing!' });
     expect((await t.http().get('/api/auth/user').set('Authorization', 'Bearer abc')).body.code).toBe('invalid_jwt');
     const u = await createUser(t);
+    // The genuine token is verified first: a forgery of its claims must not ride on that.
+    expect((await t.http().get('/api/auth/user').set(u.auth)).status).toBe(200);
     const [h, p] = u.access_token.split('.');
     const forged = `${h}.${p}.${Buffer.from('forged-signature').toString('base64url')}`;
     expect((await t.http().get('/api/auth/user').set('Authorization', `Bearer ${forged}`)).status).toBe(401);
+  });
+
+  it('a token verified on earlier requests is refused once it expires, with the expiry message', async () => {
+    const u = await createUser(t);
+    const { sub, sid } = JSON.parse(Buffer.from(u.access_token.split('.')[1], 'base64url').toString());
+    const short = await t.runtime.app.get(JwtService).signAsync({ sub, sid }, { expiresIn: 3 });
+    const { exp } = JSON.parse(Buffer.from(short.split('.')[1], 'base64url').toString()) as { exp: number };
+    const ask = () => t.http().get('/api/auth/user').set('Authorization', `Bearer ${short}`);
+    for (let i = 0; i < 3 && Date.now() / 1000 < exp - 1; i++) expect((await ask()).status).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 50));
+    const late = await ask();
+    expect(late.status).toBe(401);
+    expect(late.body).toEqual({ statusCode: 401, code: 'invalid_jwt', message: 'invalid JWT: token is expired' });
   });
 });
 

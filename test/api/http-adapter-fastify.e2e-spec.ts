@@ -41,7 +41,7 @@ const start = (adapter: 'express' | 'fastify') =>
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 /** Refusals at the edge: body parsing, size limits, input safety, unknown routes. */
-const REFUSALS: { name: string; ask: (t: TestApp) => Promise<{ status: number; body: unknown }> }[] = [
+const REFUSALS: { name: string; ask: (t: TestApp) => Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> }[] = [
   {
     name: 'a body nested deeper than 32 levels',
     ask: (t) => t.http().post('/api/auth/signup').set('Content-Type', 'application/json').send(nested(40)),
@@ -101,7 +101,31 @@ const REFUSALS: { name: string; ask: (t: TestApp) => Promise<{ status: number; b
   { name: 'no token', ask: (t) => t.http().get('/api/auth/user') },
 ];
 
+/** Answers that succeed, for the security headers: an API response and the built web app's page. */
+const ANSWERED = [
+  ['the health check', '/api/health'],
+  ['the web app', '/'],
+] as const;
+
 const onExpress = new Map<string, { status: number; body: unknown }>();
+/** Every header helmet sets (or removes: X-Powered-By), as Express's helmet() middleware gives them. */
+const HELMET_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+  'x-powered-by',
+];
+const securityOf = (headers: Record<string, unknown>) => Object.fromEntries(HELMET_HEADERS.map((h) => [h, headers[h]]));
+const securityOnExpress = new Map<string, Record<string, unknown>>();
 let t: TestApp;
 
 beforeAll(async () => {
@@ -110,7 +134,9 @@ beforeAll(async () => {
     for (const c of REFUSALS) {
       const res = await c.ask(express);
       onExpress.set(c.name, { status: res.status, body: res.body });
+      securityOnExpress.set(c.name, securityOf(res.headers));
     }
+    for (const [name, path] of ANSWERED) securityOnExpress.set(name, securityOf((await express.http().get(path)).headers));
   } finally {
     await express.close();
   }
@@ -129,6 +155,7 @@ describe('HTTP_ADAPTER=fastify', () => {
   it.each(REFUSALS.map((c) => [c.name, c] as const))('%s gets the same status and error body as on Express', async (_name, c) => {
     const res = await c.ask(t);
     expect({ status: res.status, body: res.body }).toEqual(onExpress.get(c.name));
+    expect(securityOf(res.headers)).toEqual(securityOnExpress.get(c.name));
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
@@ -148,6 +175,10 @@ describe('HTTP_ADAPTER=fastify', () => {
     expect(onExpress.get('an NDJSON upload over the import limit')).toEqual(onExpress.get('a body over the size limit'));
     expect(code('an unknown API route')).toBe('not_found');
     expect(onExpress.get('a record over the general limit, unauthenticated')?.status).toBe(401);
+  });
+
+  it.each(ANSWERED)("%s gets exactly Express's helmet headers", async (name, path) => {
+    expect(securityOf((await t.http().get(path).expect(200)).headers)).toEqual(securityOnExpress.get(name));
   });
 
   it('sets the security headers, a request id and no-store on the API, and hides the framework', async () => {

@@ -178,6 +178,18 @@ jest.setTimeout(120_000);
     expect((await direct(0).get('/api/assessments').set(pcp.auth)).status).toBe(200);
   });
 
+  it("a name or role change through one process shows in the other's GET /api/auth/user at once", async () => {
+    const { admin } = await createCast(t);
+    const pcp = await createUser(t, 'pcp', { first_name: 'Tomas', last_name: 'Berg' });
+    const own = async (i: number) => (await direct(i).get('/api/auth/user').set(pcp.auth).expect(200)).body;
+    // Read twice on each process: the second answer comes from its cache.
+    for (const i of [0, 1, 0, 1]) expect((await own(i)).user_metadata).toEqual({ first_name: 'Tomas', last_name: 'Berg', role: 'pcp' });
+    expect((await direct(0).patch('/api/me/profile').set(pcp.auth).send({ first_name: 'Tomás', last_name: 'Berg-Lund' })).status).toBe(200);
+    expect((await own(1)).user_metadata).toEqual({ first_name: 'Tomás', last_name: 'Berg-Lund', role: 'pcp' });
+    expect((await direct(1).put(`/api/users/${pcp.id}/role`).set(admin.auth).send({ role: null })).status).toBe(200);
+    expect(await own(0)).toMatchObject({ role: null, user_metadata: { first_name: 'Tomás', last_name: 'Berg-Lund', role: null } });
+  });
+
   it('an invitation raced on both processes is accepted exactly once', async () => {
     const { admin } = await createCast(t);
     const email = uniqueEmail('invited');

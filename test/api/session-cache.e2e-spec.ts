@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, createUser, PASSWORD } from '../support/factories';
 
@@ -57,5 +58,57 @@ describe('a cached session', () => {
     expect((await t.http().get('/api/auth/user').set('Authorization', `Bearer ${tokens[1]}`)).body.role).toBeNull();
     expect((await t.http().put(`/api/users/${u.id}/role`).set(admin.auth).send({ role: 'pcp' })).status).toBe(200);
     expect(await Promise.all(tokens.map((token) => status(token, '/api/assessments')))).toEqual([200, 200]);
+  });
+
+  it("shows the user's new name in GET /api/auth/user at the next request after a profile change", async () => {
+    const { tokens } = await usedSessions(2);
+    const own = async (token: string) => (await t.http().get('/api/auth/user').set('Authorization', `Bearer ${token}`)).body;
+    expect((await own(tokens[1])).user_metadata).toMatchObject({ first_name: 'Test', last_name: 'User' });
+    const res = await t
+      .http()
+      .patch('/api/me/profile')
+      .set('Authorization', `Bearer ${tokens[0]}`)
+      .send({ first_name: 'Amara', last_name: 'Okafor' });
+    expect(res.status).toBe(200);
+    for (const token of tokens) expect((await own(token)).user_metadata).toEqual({ first_name: 'Amara', last_name: 'Okafor', role: 'pcp' });
+  });
+});
+
+/** Every statement the app sends while `run` runs (pg's client is the one driver under TypeORM, on both databases). */
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const original = Client.prototype.query;
+  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    statements.push((typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').trim());
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as never);
+  try {
+    await run();
+    return statements;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("the signed-in user's own identity (GET /api/auth/user)", () => {
+  it('is answered from the session check: one statement when the session is not cached, none when it is', async () => {
+    const u = await createUser(t, 'pcp', { first_name: 'Lena', last_name: 'Hoffmann' });
+    const res = { body: undefined as unknown };
+    const cold = await statementsOf(async () => (res.body = (await t.http().get('/api/auth/user').set(u.auth).expect(200)).body));
+    expect(cold).toHaveLength(1);
+    expect(cold[0]).toMatch(/FROM auth_sessions s JOIN users u/);
+    expect(res.body).toEqual({
+      id: u.id,
+      email: u.email,
+      created_at: expect.any(String),
+      email_confirmed_at: null,
+      role: 'pcp',
+      user_metadata: { first_name: 'Lena', last_name: 'Hoffmann', role: 'pcp' },
+    });
+    const stored = await t.db.query('SELECT created_at FROM users WHERE id = $1', [u.id]);
+    expect((res.body as { created_at: string }).created_at).toBe(new Date(stored[0].created_at).toISOString());
+    const warm = await statementsOf(async () => expect((await t.http().get('/api/auth/user').set(u.auth)).body).toEqual(res.body));
+    expect(warm).toEqual([]);
   });
 });

@@ -1,12 +1,25 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Role } from '@cds/contracts';
 
+/** What `GET /api/auth/user` shows of the caller besides id, e-mail and role. */
+export interface AccountFacts {
+  created_at: Date;
+  email_confirmed_at: Date | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
 /** Who is calling: resolved from the access token and the current role row on every request. */
 export interface AuthUser {
   id: string;
   email: string;
   role: Role | null;
   sessionId: string;
+  /**
+   * The rest of the user's own account as the session check read it (served from SessionCache, which every
+   * write to the user, their role, profile or sessions drops on every API process): absent when unverified.
+   */
+  account?: AccountFacts;
   /** Set when the database could not be asked: the session and role are unverified. */
   sessionUnverified?: true;
 }

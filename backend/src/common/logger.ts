@@ -107,6 +107,11 @@ export class AppLogger implements LoggerService {
     else this.pino[level](fields, JSON.stringify(message));
   }
 
+  /** Whether info lines are written: lets a per-request line skip building its text when they are not. */
+  get infoEnabled(): boolean {
+    return this.pino.isLevelEnabled('info');
+  }
+
   log(message: unknown, context?: string) {
     this.write('info', message, context);
   }

@@ -6,7 +6,6 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from '../app.module';
@@ -16,7 +15,7 @@ import { jsonDepthWithin } from '../common/input-safety';
 import { Page } from '../common/pagination';
 import { requestContext } from '../common/request-context';
 import { IMMUTABLE } from '../static-files';
-import { CONTENT_SECURITY_POLICY, JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, limitInBytes, NDJSON_TYPES, REQUEST_ID } from './shared';
+import { JSON_TYPES, KEEP_ALIVE_TIMEOUT_MS, limitInBytes, NDJSON_TYPES, REQUEST_ID, securityHeaders } from './shared';
 
 export { limitInBytes };
 
@@ -80,7 +79,7 @@ export async function createFastifyApp(config: AppConfig, logger: AppLogger): Pr
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const requestId = ids.get(req);
-    if (requestId && isApi(req.originalUrl)) {
+    if (requestId && logger.infoEnabled && isApi(req.originalUrl)) {
       // Method, path and status only: bodies and query strings may hold secrets.
       requestContext.run({ requestId }, () =>
         logger.info(`${req.method} ${pathOf(req.originalUrl)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`, 'HTTP'),
@@ -88,7 +87,12 @@ export async function createFastifyApp(config: AppConfig, logger: AppLogger): Pr
     }
     done();
   });
-  await app.register(fastifyHelmet as never, { contentSecurityPolicy: CONTENT_SECURITY_POLICY });
+  // helmet's headers, on every response (the SPA, 404s and errors too), as Express's helmet() sets them.
+  const secure = securityHeaders();
+  fastify.addHook('onRequest', (_req, reply, done) => {
+    secure(reply.raw);
+    done();
+  });
   // Only to set cookies: nothing reads request.cookies, so no parsing hook on every request.
   await app.register(fastifyCookie as never, { hook: false });
   // Tokens and patient data: no shared or browser cache keeps an API response.

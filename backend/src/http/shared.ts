@@ -1,3 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+
 /** What both HTTP adapters (src/http/express.ts, src/http/fastify.ts) apply alike. */
 
 /** A sane incoming X-Request-Id is kept; anything else gets a fresh UUID. */
@@ -28,3 +31,23 @@ export function limitInBytes(limit: string): number {
 export const CONTENT_SECURITY_POLICY = {
   directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:', 'blob:'] },
 };
+
+/**
+ * helmet's headers for CONTENT_SECURITY_POLICY, worked out once: with no nonce and no per-request directive they are
+ * the same on every response. @fastify/helmet builds a new helmet() from its options on every request; replaying the
+ * recorded calls gives the same headers, in the same order, at a fraction of the cost.
+ */
+export function securityHeaders(): (res: ServerResponse) => void {
+  const calls: ({ set: string; value: string | number | readonly string[] } | { remove: string })[] = [];
+  const recorder = {
+    setHeader: (set: string, value: string | number | readonly string[]) => calls.push({ set, value }),
+    removeHeader: (remove: string) => calls.push({ remove }),
+  };
+  helmet({ contentSecurityPolicy: CONTENT_SECURITY_POLICY })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return (res) => {
+    for (const call of calls) {
+      if ('set' in call) res.setHeader(call.set, call.value);
+      else res.removeHeader(call.remove);
+    }
+  };
+}

@@ -12,7 +12,7 @@ import { moduleSources, type ModuleSource } from './testing/module-sources';
 /** Raw SQL kept on purpose: a hot path (with the bench that measures it), or SQL the builders do not express. */
 const RAW_SQL: Record<string, string> = {
   'assessments/assessments.repository.ts':
-    "answer path (issue 22, `npm run bench:api`, docs/benchmarks.md): a start's INSERT and an answer's UPDATE are each one statement with the knowledge-generation guard and the log row appended (data-modifying CTEs, which the builders do not express)",
+    "answer path (issue 22, `npm run bench:api`, docs/benchmarks.md): a start's INSERT and an answer's UPDATE are each one statement with the knowledge-generation guard and the log row appended (data-modifying CTEs, which the builders do not express), each a named prepared statement on PostgreSQL",
   'assessments/chat-sessions.repository.ts':
     "answer path: the knowledge generation read beside the chat's write (issue 22, `npm run bench:api`)",
   'measures/runs/measure-results.repository.ts':
@@ -42,6 +42,8 @@ const FOREIGN_READS: Record<string, string> = {
   'assessments/rule-analytics.repository.ts cds_feedback': 'cds-hooks imports assessments, so the cds-hooks index would be a cycle',
   'auth/sessions.repository.ts users': 'hot path: the session, e-mail and role of every authenticated request in one statement',
   'auth/sessions.repository.ts user_roles': 'hot path: the session, e-mail and role of every authenticated request in one statement',
+  'auth/sessions.repository.ts profiles':
+    "hot path: the names GET /api/auth/user shows, read with the session check (SessionCache keeps them, so the caller's own identity costs no statement)",
   'parameters/parameters.repository.ts rules': 'rules imports parameters, so the rules index would be a cycle',
   'users/activity.repository.ts user_approvals': 'the activity feed (one UNION ALL over five modules’ tables)',
   'users/activity.repository.ts rule_set_versions': 'the activity feed (one UNION ALL over five modules’ tables)',
@@ -67,7 +69,8 @@ function tableOwners(files: ModuleSource[]): Map<string, string> {
   return owners;
 }
 
-const RAW = /\.query\s*[<(]/;
+// Raw SQL through TypeORM's query() or through a named prepared statement (database/prepared.ts).
+const RAW = /\.query\s*[<(]|\bpreparedQuery\s*[<(]/;
 
 /** The other modules' tables a file names after FROM or JOIN (in SQL text or a QueryBuilder's from/join). */
 export function foreignTables(file: string, text: string, owners: ReadonlyMap<string, string>): string[] {

@@ -19,7 +19,8 @@ export class AssessmentLog {
   @Column({ type: 'jsonb' })
   entries: DebugLogEntry[];
 
-  @ManyToOne(() => Assessment, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'assessment_id', foreignKeyConstraintName: 'FK_assessment_log_assessment' })
+  // No foreign key (migration 1796850000000): only the statement that writes the assessment writes its log.
+  @ManyToOne(() => Assessment, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'assessment_id' })
   assessment?: Assessment;
 }

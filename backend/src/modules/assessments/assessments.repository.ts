@@ -11,6 +11,7 @@ import type {
   UndeterminedRuleJson,
 } from '@cds/contracts';
 import type { Stored } from '../../common/stored';
+import { preparedQuery } from '../../database/prepared';
 import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
 import type { CaseListFilter } from './case-history';
@@ -129,10 +130,12 @@ export class AssessmentsRepository {
 
   /**
    * Inserts the assessment if the knowledge generation is still `a.generation`, its start's log as step 0 of
-   * assessment_log (so the row that every answer rewrites carries no log). One statement.
+   * assessment_log (so the row that every answer rewrites carries no log). One statement, prepared once per connection on PostgreSQL.
    */
   async insert(a: NewAssessment): Promise<Written> {
-    const rows = (await this.db.query(
+    const rows = await preparedQuery<{ written: number; generation: string }>(
+      this.db,
+      'assessment_start',
       `WITH g AS (SELECT ${GENERATION} AS generation),
             i AS (INSERT INTO assessments (id, user_id, rule_set_versions, current_parameter_id, current_question, is_completed,
                     recommendation, findings, undetermined_rules, ruled_out, completed_at, record_patient, record_history,
@@ -161,7 +164,7 @@ export class AssessmentsRepository {
         a.created_at,
         a.generation,
       ],
-    )) as { written: number; generation: string }[];
+    );
     return { written: rows[0].written === 1, generation: Number(rows[0].generation) };
   }
 
@@ -186,10 +189,12 @@ export class AssessmentsRepository {
    * Writes the answer only if the assessment is still at `step` (every write moves the step on, so
    * the row is then exactly the one the answer was checked against) and the knowledge generation is
    * still the one the decision's kept facts were read at; appends the answer's log as a row of its own.
-   * One statement: the answer round trip's only one.
+   * One statement, prepared once per connection on PostgreSQL: the answer round trip's only one.
    */
   async applyAnswer(id: string, step: number, w: AnswerWrite): Promise<Written> {
-    const rows = (await this.db.query(
+    const rows = await preparedQuery<{ written: number; generation: string }>(
+      this.db,
+      'assessment_answer',
       `WITH g AS (SELECT ${GENERATION} AS generation),
             u AS (UPDATE assessments SET step = step + 1, updated_at = $3,
                     current_parameter_id = $4, current_question = $5::jsonb, is_completed = $6, recommendation = $7::jsonb,
@@ -217,7 +222,7 @@ export class AssessmentsRepository {
         w.generation,
         JSON.stringify(w.log),
       ],
-    )) as { written: number; generation: string }[];
+    );
     return { written: rows[0].written === 1, generation: Number(rows[0].generation) };
   }
 

@@ -60,7 +60,7 @@ export class AuthController {
   @Get('user')
   @ApiBearerAuth()
   user(@CurrentUser() user: AuthUser): Promise<UserJson> {
-    return this.users.getUserJson(user.id);
+    return this.users.ownUserJson(user);
   }
 
   @ContractResponse('UserJson')

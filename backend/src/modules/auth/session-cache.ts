@@ -5,13 +5,16 @@ import IORedis from 'ioredis';
 import type { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import type { EntityMetadata } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { AuthUser } from '../../common/auth-user';
+import type { AccountFacts, AuthUser } from '../../common/auth-user';
 
-/** What the per-request check reads: the session is open, and the user's e-mail and current role. */
-export type SessionIdentity = Pick<AuthUser, 'id' | 'email' | 'role'>;
+/**
+ * What the per-request check reads: the session is open, the user's e-mail and current role, and the rest of
+ * what `GET /api/auth/user` shows (so the signed-in user's own identity needs no statement of its own).
+ */
+export type SessionIdentity = Pick<AuthUser, 'id' | 'email' | 'role'> & { account: AccountFacts };
 
-/** Writes to these tables can end a session or change a role. */
-const AUTH_TABLES = new Set(['auth_sessions', 'users', 'user_roles']);
+/** Writes to these tables can end a session, change a role or change what the identity shows (the names). */
+const AUTH_TABLES = new Set(['auth_sessions', 'users', 'user_roles', 'profiles']);
 /** Bounds staleness from writes made outside the API (the CLI, a DBA), which no process announces. */
 export const SESSION_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 20_000;

@@ -62,17 +62,31 @@ export class SessionsRepository {
 }
 
 /**
- * The user's e-mail and current role if the session is still open, in one statement: the bearer check of every
- * authenticated request, and the queue dashboard's check of its cookie's session (through auth's index).
+ * The user's e-mail, current role and account facts (names from the profile) if the session is still open, in one
+ * statement: the bearer check of every authenticated request, and the queue dashboard's check of its cookie's
+ * session (through auth's index).
  */
 export async function openSessionIdentity(m: EntityManager, sessionId: string, userId: string): Promise<SessionIdentity | undefined> {
-  const rows: { id: string; email: string; role: SessionIdentity['role'] }[] = await m.query(
-    `SELECT u.id, u.email, r.role FROM auth_sessions s
+  const rows: (Omit<SessionIdentity, 'account'> & SessionIdentity['account'])[] = await m.query(
+    `SELECT u.id, u.email, r.role, u.created_at, u.email_confirmed_at, p.first_name, p.last_name FROM auth_sessions s
        JOIN users u ON u.id = s.user_id
        LEFT JOIN user_roles r ON r.user_id = u.id
+       LEFT JOIN profiles p ON p.id = u.id
       WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL`,
     [sessionId, userId],
   );
   const [row] = rows;
-  return row && { id: row.id, email: row.email, role: row.role ?? null };
+  return (
+    row && {
+      id: row.id,
+      email: row.email,
+      role: row.role ?? null,
+      account: {
+        created_at: row.created_at,
+        email_confirmed_at: row.email_confirmed_at ?? null,
+        first_name: row.first_name ?? null,
+        last_name: row.last_name ?? null,
+      },
+    }
+  );
 }

@@ -36,6 +36,15 @@ export class UsersService {
     return toUserJson(row);
   }
 
+  /**
+   * The caller's own account, as the session check read it (SessionCache keeps it, dropped on every API process by
+   * any write to the user, role, profile or sessions): no statement of its own. Read when the check did not carry it.
+   */
+  async ownUserJson(user: AuthUser): Promise<UserJson> {
+    if (!user.account) return this.getUserJson(user.id);
+    return toUserJson({ id: user.id, email: user.email, role: user.role, ...user.account, updated_at: null });
+  }
+
   async getMe(id: string): Promise<MeJson> {
     const [row, pending] = await Promise.all([this.repo.findRow(id), this.accessRequests.pendingOf(id)]);
     if (!row) throw notFound('User');
