@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { MeasureDraftRuleJson } from '@cds/contracts';
 import { isUniqueViolation } from '../../common/api-helpers';
 import { MeasureVersion } from './measure-version.entity';
@@ -22,9 +23,7 @@ export class MeasureVersionsRepository {
 
   /** Which version of each measure is published now: one small read, made per request so every process agrees. */
   async publishedHeads(): Promise<{ measure_id: string; version: number }[]> {
-    return this.db
-      .getRepository(MeasureVersion)
-      .find({ select: { measure_id: true, version: true }, where: { status: 'published' } });
+    return this.db.getRepository(MeasureVersion).find({ select: { measure_id: true, version: true }, where: { status: 'published' } });
   }
 
   async published(measureId: string, version: number): Promise<PublishedRow | null> {
@@ -36,7 +35,11 @@ export class MeasureVersionsRepository {
 
   /** Every stored version of a measure, newest first. */
   async list(measureId: string): Promise<MeasureVersionRow[]> {
-    return this.withEmails(this.db.manager).where('v.measure_id = :measureId', { measureId }).orderBy('v.version', 'DESC').getRawAndEntities().then(rowsOf);
+    return this.withEmails(this.db.manager)
+      .where('v.measure_id = :measureId', { measureId })
+      .orderBy('v.version', 'DESC')
+      .getRawAndEntities()
+      .then(rowsOf);
   }
 
   async find(measureId: string, version: number): Promise<MeasureVersionRow | null> {
@@ -86,10 +89,12 @@ export class MeasureVersionsRepository {
   async updateDraft(measureId: string, revision: number, rules: readonly MeasureDraftRuleJson[], actor: string): Promise<boolean> {
     const r = await this.db
       .getRepository(MeasureVersion)
-      .update(
-        { measure_id: measureId, status: 'draft', revision },
-        { rules: [...rules], revision: () => '"revision" + 1', updated_by: actor, updated_at: () => 'now()' },
-      );
+      .update({ measure_id: measureId, status: 'draft', revision }, {
+        rules: [...rules],
+        revision: () => '"revision" + 1',
+        updated_by: actor,
+        updated_at: () => 'now()',
+      } as QueryDeepPartialEntity<MeasureVersion>);
     return !!r.affected;
   }
 
@@ -103,16 +108,31 @@ export class MeasureVersionsRepository {
    * The draft at `revision` becomes the published version (its rules as read, every one named, and the note);
    * the version published until now is retired. In one transaction: false (and nothing changed) when the draft moved on.
    */
-  async publish(measureId: string, revision: number, rules: readonly MeasureDraftRuleJson[], note: string, actor: string): Promise<boolean> {
+  async publish(
+    measureId: string,
+    revision: number,
+    rules: readonly MeasureDraftRuleJson[],
+    note: string,
+    actor: string,
+  ): Promise<boolean> {
     return this.db.transaction(async (m: EntityManager) => {
       const versions = m.getRepository(MeasureVersion);
-      const draft = await versions.findOne({ select: { id: true }, where: { measure_id: measureId, status: 'draft', revision }, lock: { mode: 'pessimistic_write' } });
+      const draft = await versions.findOne({
+        select: { id: true },
+        where: { measure_id: measureId, status: 'draft', revision },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!draft) return false;
       await versions.update({ measure_id: measureId, status: 'published' }, { status: 'retired' });
-      await versions.update(
-        { id: draft.id },
-        { status: 'published', rules: [...rules], note, published_by: actor, published_at: () => 'now()', updated_by: actor, updated_at: () => 'now()' },
-      );
+      await versions.update({ id: draft.id }, {
+        status: 'published',
+        rules: [...rules],
+        note,
+        published_by: actor,
+        published_at: () => 'now()',
+        updated_by: actor,
+        updated_at: () => 'now()',
+      } as QueryDeepPartialEntity<MeasureVersion>);
       return true;
     });
   }

@@ -46,11 +46,14 @@ export function draftRulesOf(model: MeasureModel): MeasureDraftRuleJson[] {
 }
 
 /** The model of population rules already read (every rule named, in a population), on the measure's own parameters. */
-export function modelOfRules(parameters: EngineParameter[], rules: readonly (MeasureDraftRuleJson & { id: string })[]): MeasureModel {
+export function modelOfRules(
+  parameters: readonly EngineParameter[],
+  rules: readonly (MeasureDraftRuleJson & { id: string })[],
+): MeasureModel {
   const populations: Partial<Record<PopulationCode, string[]>> = {};
   for (const r of rules) (populations[r.population as PopulationCode] ??= []).push(r.id);
   return {
-    parameters,
+    parameters: [...parameters],
     rules: rules.map((r) => ({
       id: r.id,
       name: r.name,
