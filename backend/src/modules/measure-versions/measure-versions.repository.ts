@@ -63,6 +63,8 @@ export class MeasureVersionsRepository {
   async createDraft(measureId: string, rules: readonly MeasureDraftRuleJson[], actor: string): Promise<MeasureVersion | null> {
     return this.db
       .transaction(async (m) => {
+        // Asked first so the usual refusal is no failed statement; the unique index still decides a race.
+        if (await m.getRepository(MeasureVersion).exists({ where: { measure_id: measureId, status: 'draft' } })) return null;
         const { max } = (await m
           .getRepository(MeasureVersion)
           .createQueryBuilder('v')
