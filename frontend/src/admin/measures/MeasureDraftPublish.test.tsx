@@ -47,9 +47,12 @@ const impact: MeasureImpactJson = {
   patients: 3,
   changed: 1,
   counts: [{ population: 'numerator', label: 'Numerator', before: 1, after: 2 }],
-  changed_patients: [{ patient_id: 'p1', name: 'Rosa Eklund', before: { numerator: false }, after: { numerator: true }, changes: ['Numerator: No → Yes'] }],
+  changed_patients: [
+    { patient_id: 'p1', name: 'Rosa Eklund', before: { numerator: false }, after: { numerator: true }, changes: ['Numerator: No → Yes'] },
+  ],
 };
-const cutPoint = () => screen.getByRole('spinbutton', { name: 'Most recent HbA1c or GMI > 9 %: Most recent HbA1c or GMI (lowest that day) >' });
+const cutPoint = () =>
+  screen.getByRole('spinbutton', { name: 'Most recent HbA1c or GMI > 9 %: Most recent HbA1c or GMI (lowest that day) >' });
 
 // The first render loads the admin console and the page lazily: slow on a loaded machine.
 describe("A measure's draft: save, discard, publish, versions (admin console)", { timeout: 60_000 }, () => {
@@ -80,7 +83,7 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
     expect(screen.getByRole('button', { name: 'Discard draft' })).toBeDisabled();
     await userEvent.clear(cutPoint());
     await userEvent.type(cutPoint(), '8');
-    expect(screen.getByText('Save your changes first: the saved draft is what is published.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save draft' })).toBeEnabled();
     await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText(/Draft version 2 \(local\) of CMS122 is saved/)).toBeInTheDocument();
     expect(saved?.draft_revision).toBeNull();
@@ -103,7 +106,8 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
   });
 
   it('a draft someone saved since: the save is refused and the message says to reload', async () => {
-    const stale = "The draft of CMS122 was saved by someone else since you opened it (it is now at revision 3): reload it before you change it";
+    const stale =
+      'The draft of CMS122 was saved by someone else since you opened it (it is now at revision 3): reload it before you change it';
     adminApiMock({
       [DESIGN]: json(200, { ...design, draft: draftOf(8.5, 2) }),
       [`PUT /api/measures/designs/${ID}/draft`]: json(409, { statusCode: 409, code: 'conflict', message: stale }),
@@ -113,6 +117,7 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
     expect(cutPoint()).toHaveValue(8.5);
     await userEvent.clear(cutPoint());
     await userEvent.type(cutPoint(), '8');
+    expect(screen.getByText('Save your changes first: the saved draft is what is published.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText(stale)).toBeInTheDocument();
   });
