@@ -50,7 +50,8 @@ const publish = (body: unknown, as = cast.admin) =>
     .send(body as object);
 const discard = (revision: number, as = cast.admin) =>
   api().delete(`/api/measures/designs/${CMS122}/draft`).query({ revision }).set(as.auth);
-const cms122OnPanel = async () => ((await api().get('/api/panel').set(cast.pcp.auth)).body as PanelJson).measures.find((m) => m.id === CMS122)!;
+const cms122OnPanel = async () =>
+  ((await api().get('/api/panel').set(cast.pcp.auth)).body as PanelJson).measures.find((m) => m.id === CMS122)!;
 const numeratorOf = (report: { group: { population: { code: { coding: { code: string }[] }; count: number }[] }[] }) =>
   report.group[0].population.find((p) => p.code.coding[0].code === 'numerator')!.count;
 const evaluate = async () => (await api().get(`/api/fhir/Measure/${CMS122}/$evaluate-measure`).query(PERIOD).set(cast.pcp.auth)).body;
@@ -88,7 +89,9 @@ afterAll(async () => {
 });
 
 it('a measure never edited has one version: 1, the CMS definition as shipped, published', async () => {
-  expect(await history()).toEqual([expect.objectContaining({ version: 1, label: '1 (CMS as shipped)', status: 'published', source: 'shipped' })]);
+  expect(await history()).toEqual([
+    expect.objectContaining({ version: 1, label: '1 (CMS as shipped)', status: 'published', source: 'shipped' }),
+  ]);
   expect((await design()).draft).toBeNull();
   expect(shipped.find((r) => r.id === 'cms122-num-elevated')!.conditions).toEqual([
     { parameter: 'glycemic_status_lowest', operator: 'greater_than', value: 9 },
@@ -106,7 +109,9 @@ it('only an administrator reads or changes a measure’s versions (403 for a PCP
   expect((bad.body.details as { field: string }[]).map((d) => d.field).sort()).toEqual(['draft_revision', 'publish', 'rules']);
   expect((await publish({ draft_revision: 1 })).body.details).toEqual([expect.objectContaining({ field: 'note' })]);
   expect((await api().delete(`/api/measures/designs/${CMS122}/draft`).set(cast.admin.auth)).status).toBe(400);
-  expect((await api().put('/api/measures/designs/NoSuch/draft').set(cast.admin.auth).send({ rules: shipped, draft_revision: null })).status).toBe(404);
+  expect(
+    (await api().put('/api/measures/designs/NoSuch/draft').set(cast.admin.auth).send({ rules: shipped, draft_revision: null })).status,
+  ).toBe(404);
   expect((await history()).map((v) => v.version)).toEqual([1]);
 });
 
@@ -174,7 +179,12 @@ it("an admin lowers CMS122's A1C threshold to 8 %, and the Panel, $evaluate-meas
   expect((await publish({ note: NOTE, draft_revision: draft.revision + 1 })).status).toBe(409);
   const published = await publish({ note: `  ${NOTE}  `, draft_revision: draft.revision });
   expect(published.status).toBe(200);
-  expect(published.body).toMatchObject({ version: 2, status: 'published', note: NOTE, published: expect.objectContaining({ email: cast.admin.email }) });
+  expect(published.body).toMatchObject({
+    version: 2,
+    status: 'published',
+    note: NOTE,
+    published: expect.objectContaining({ email: cast.admin.email }),
+  });
 
   const panel = await cms122OnPanel();
   expect(panel.counts.numerator).toBe(before.counts.numerator + 1);
@@ -196,7 +206,10 @@ it("an admin lowers CMS122's A1C threshold to 8 %, and the Panel, $evaluate-meas
   expect(cards[0].detail).toContain(NOTE);
 
   const patient = (await api().get('/api/panel/patients/mv-hba1c-8-5').set(cast.pcp.auth)).body;
-  expect(patient.measures.find((m: { id: string }) => m.id === CMS122)).toMatchObject({ status: 'gap', local_version: { label: '2 (local)' } });
+  expect(patient.measures.find((m: { id: string }) => m.id === CMS122)).toMatchObject({
+    status: 'gap',
+    local_version: { label: '2 (local)' },
+  });
 
   expect((await history()).map((v) => [v.version, v.status, v.note])).toEqual([
     [2, 'published', NOTE],

@@ -118,7 +118,15 @@ it('an administrator saves CMS122 at 8 % as a draft, publishes it with a change 
         .http()
         .post('/api/fhir')
         .set(cast.admin.auth)
-        .send(panelPatientBundle({ id: 'draft-8-4', given: 'Rosa', family: 'Eklund', birthDate: '1962-02-11', hba1c: { value: 8.4, unit: '%' } }))
+        .send(
+          panelPatientBundle({
+            id: 'draft-8-4',
+            given: 'Rosa',
+            family: 'Eklund',
+            birthDate: '1962-02-11',
+            hba1c: { value: 8.4, unit: '%' },
+          }),
+        )
     ).status,
   ).toBe(200);
   const note = 'Clinic goal: HbA1c above 8 % is poor control';

@@ -35,7 +35,9 @@ export class MeasureVersions1796800000000 implements MigrationInterface {
       CONSTRAINT "FK_measure_versions_published_by" FOREIGN KEY ("published_by") REFERENCES "users"("id") ON DELETE SET NULL
     )`);
     await q.query(`CREATE UNIQUE INDEX "UQ_measure_versions_one_draft" ON "measure_versions" ("measure_id") WHERE "status" = 'draft'`);
-    await q.query(`CREATE UNIQUE INDEX "UQ_measure_versions_one_published" ON "measure_versions" ("measure_id") WHERE "status" = 'published'`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_measure_versions_one_published" ON "measure_versions" ("measure_id") WHERE "status" = 'published'`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {

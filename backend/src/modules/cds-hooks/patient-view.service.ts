@@ -61,7 +61,10 @@ type Json = Record<string, unknown>;
 export class PatientViewService {
   /** Each shipped measure prepared against the value set expansions it was prepared with (kept while they are). */
   private keptMeasureNeeds: { sets: (readonly string[] | undefined)[]; measures: ShippedMeasure[]; needs: MeasureNeeds[] } | null = null;
-  private readonly preparedMeasures = new Map<string, { sets: (readonly string[] | undefined)[]; m: ShippedMeasure; prepared: PreparedMeasure }>();
+  private readonly preparedMeasures = new Map<
+    string,
+    { sets: (readonly string[] | undefined)[]; m: ShippedMeasure; prepared: PreparedMeasure }
+  >();
 
   constructor(
     private readonly snapshots: HookSnapshots,

@@ -89,14 +89,12 @@ export class MeasureVersionsRepository {
 
   /** The draft's rules replaced when it still is at `revision`; null when it moved on, was discarded or published. */
   async updateDraft(measureId: string, revision: number, rules: readonly MeasureDraftRuleJson[], actor: string): Promise<boolean> {
-    const r = await this.db
-      .getRepository(MeasureVersion)
-      .update({ measure_id: measureId, status: 'draft', revision }, {
-        rules: [...rules],
-        revision: () => '"revision" + 1',
-        updated_by: actor,
-        updated_at: () => 'now()',
-      } as QueryDeepPartialEntity<MeasureVersion>);
+    const r = await this.db.getRepository(MeasureVersion).update({ measure_id: measureId, status: 'draft', revision }, {
+      rules: [...rules],
+      revision: () => '"revision" + 1',
+      updated_by: actor,
+      updated_at: () => 'now()',
+    } as QueryDeepPartialEntity<MeasureVersion>);
     return !!r.affected;
   }
 

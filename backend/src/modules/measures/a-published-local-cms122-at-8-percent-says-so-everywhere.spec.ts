@@ -25,7 +25,9 @@ it('the shipped rules sent back as a version are the shipped model: same measure
 it('CMS122 at 8 %: the goal, the score, the gap reason and the gap card state 8 %, never the shipped 9 %', () => {
   expect(local122.goal).toBe('Most recent HbA1c or GMI in the period at or below 8 %');
   expect(local122.title).toBe('Diabetes: Glycemic Status Assessment Greater Than 8%');
-  expect(local122.gapReason({ glycemic_status_done: true, glycemic_status_lowest: 8.5 })).toBe('Most recent HbA1c or GMI 8.5 % (above 8 %)');
+  expect(local122.gapReason({ glycemic_status_done: true, glycemic_status_lowest: 8.5 })).toBe(
+    'Most recent HbA1c or GMI 8.5 % (above 8 %)',
+  );
   expect(local122.gapAtCare({ glycemic_status_done: true, glycemic_status_lowest: 8.5 }).gap).toBe('most recent HbA1c 8.5 % (above 8 %)');
   expect(measureVersion(local122, codes)).not.toBe(measureVersion(CMS122, codes));
   expect(CMS122.goal).toBe('Most recent HbA1c or GMI in the period at or below 9 %');
@@ -53,13 +55,22 @@ it('a numerator whose cut-points disagree names no number; CMS165 at 130/80 says
   const elevated = rules.find((r) => r.id === 'cms122-num-elevated')!;
   const two = [...rules, { ...elevated, id: 'again', conditions: [{ ...elevated.conditions[0], value: 10 }] }];
   const mixed = localMeasure(CMS122, { version: 3, note: NOTE, published_at: at, rules: two });
-  expect(mixed.gapReason({ glycemic_status_done: true, glycemic_status_lowest: 9.5 })).toBe('Most recent HbA1c or GMI 9.5 % (in the numerator)');
+  expect(mixed.gapReason({ glycemic_status_done: true, glycemic_status_lowest: 9.5 })).toBe(
+    'Most recent HbA1c or GMI 9.5 % (in the numerator)',
+  );
   const bp = draftRulesOf(CMS165.model).map((r) =>
     r.id === 'cms165-num'
-      ? { ...r, conditions: r.conditions.map((c) => (c.parameter === 'systolic_lowest' ? { ...c, value: 130 } : c.parameter === 'diastolic_lowest' ? { ...c, value: 80 } : c)) }
+      ? {
+          ...r,
+          conditions: r.conditions.map((c) =>
+            c.parameter === 'systolic_lowest' ? { ...c, value: 130 } : c.parameter === 'diastolic_lowest' ? { ...c, value: 80 } : c,
+          ),
+        }
       : r,
   );
-  expect(localMeasure(CMS165, { version: 2, note: NOTE, published_at: at, rules: bp }).goal).toBe('Most recent blood pressure in the period below 130/80 mmHg');
+  expect(localMeasure(CMS165, { version: 2, note: NOTE, published_at: at, rules: bp }).goal).toBe(
+    'Most recent blood pressure in the period below 130/80 mmHg',
+  );
   const kidney = localMeasure(CMS951, { version: 2, note: NOTE, published_at: at, rules: draftRulesOf(CMS951.model) });
   expect(kidney.goal).toBe(CMS951.goal);
   expect(kidney.source).toBe('Local version 2 of CMS951, changed from CMS951v2 (2024 QI-Core eCQM)');

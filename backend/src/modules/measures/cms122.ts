@@ -88,7 +88,10 @@ function words(cut: number | null): MeasureWords {
   const above = cut === null ? 'in the numerator' : `above ${cut} %`;
   return {
     title: `Diabetes: Glycemic Status Assessment Greater Than ${cut ?? 9}%`,
-    goal: cut === null ? 'Most recent HbA1c or GMI in the period outside the numerator' : `Most recent HbA1c or GMI in the period at or below ${cut} %`,
+    goal:
+      cut === null
+        ? 'Most recent HbA1c or GMI in the period outside the numerator'
+        : `Most recent HbA1c or GMI in the period at or below ${cut} %`,
     score_meaning: `Share of eligible patients with HbA1c or GMI ${above}, without a result, or not tested (lower is better)`,
     gapReason: (a) =>
       a.glycemic_status_done === false

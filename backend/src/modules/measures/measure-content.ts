@@ -62,7 +62,12 @@ export type MeasureWords = Pick<ShippedMeasure, 'title' | 'goal' | 'score_meanin
  * The one number every condition of a population puts on a parameter with one of these operators (CMS122's 9 in
  * "> 9 %"); null when the population has none, or several that differ (the words then name no number).
  */
-export function cutPointOf(model: MeasureModel, population: PopulationCode, parameter: string, operators: readonly string[]): number | null {
+export function cutPointOf(
+  model: MeasureModel,
+  population: PopulationCode,
+  parameter: string,
+  operators: readonly string[],
+): number | null {
   const ids = new Set(model.populations[population] ?? []);
   const values = model.rules
     .filter((r) => ids.has(r.id))

@@ -37,4 +37,3 @@ export function ImpactCounts({ r }: { r: MeasureImpactJson }) {
     </Box>
   );
 }
-

@@ -46,8 +46,8 @@ function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
     <Stack spacing={2}>
       {d.published.source === 'local' && (
         <Alert severity="info">
-          The official cases check version 1 (CMS as shipped). Version {d.published.label} is published
-          here and differs from it: these results are not about the version in use.
+          The official cases check version 1 (CMS as shipped). Version {d.published.label} is published here and differs from it: these
+          results are not about the version in use.
         </Alert>
       )}
       <Alert severity={v.agreed === v.total ? 'success' : 'warning'}>

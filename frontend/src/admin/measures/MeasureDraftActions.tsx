@@ -88,7 +88,9 @@ function PublishDialog({ d, onClose }: { d: MeasureDesignJson; onClose: () => vo
             onChange={(e) => setNote(e.target.value.slice(0, NOTE_MAX))}
             onBlur={() => setTouched(true)}
             error={touched && noteMissing}
-            helperText={touched && noteMissing ? 'Say what changed and why: reports of this version show it.' : `${note.length}/${NOTE_MAX}`}
+            helperText={
+              touched && noteMissing ? 'Say what changed and why: reports of this version show it.' : `${note.length}/${NOTE_MAX}`
+            }
           />
           {error && <Alert severity="error">{error}</Alert>}
         </Stack>
@@ -151,7 +153,11 @@ export function MeasureDraftActions({ d, rules, dirty }: { d: MeasureDesignJson;
       setBusy(null);
     }
   };
-  const saveReason = dirty ? null : d.draft ? 'Nothing to save: the draft is as saved.' : 'Change a cut-point or leave a rule out to start a draft.';
+  const saveReason = dirty
+    ? null
+    : d.draft
+      ? 'Nothing to save: the draft is as saved.'
+      : 'Change a cut-point or leave a rule out to start a draft.';
   const discardReason = d.draft ? null : 'No draft is saved.';
   const publishReason = !d.draft
     ? 'Save the draft before publishing it.'

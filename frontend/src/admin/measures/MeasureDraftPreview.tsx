@@ -43,7 +43,9 @@ function draftOf(d: MeasureDesignJson): DraftRule[] {
   if (!d.draft) return published;
   const saved = new Map(d.draft.rules.map((r) => [r.id, r]));
   const same = (p: DraftRule, r: MeasureDraftRuleJson | undefined) => !!r && r.conditions.length === p.conditions.length;
-  const kept = published.map((p) => (same(p, saved.get(p.id)) ? { ...p, conditions: saved.get(p.id)!.conditions } : { ...p, included: false }));
+  const kept = published.map((p) =>
+    same(p, saved.get(p.id)) ? { ...p, conditions: saved.get(p.id)!.conditions } : { ...p, included: false },
+  );
   const extra = d.draft.rules
     .filter((r) => !published.some((p) => p.id === r.id && same(p, r)))
     .map((r, i) => ({
@@ -209,9 +211,7 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
                       // The cut-point's unit as the condition reads it ("%", "years"), beside the number typed.
                       input: unitOf(r.texts[j], r.worded[j])
                         ? {
-                            endAdornment: (
-                              <InputAdornment position="end">{unitOf(r.texts[j], r.worded[j])}</InputAdornment>
-                            ),
+                            endAdornment: <InputAdornment position="end">{unitOf(r.texts[j], r.worded[j])}</InputAdornment>,
                           }
                         : {},
                     }}

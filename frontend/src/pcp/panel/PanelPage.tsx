@@ -49,8 +49,8 @@ function MeasureCard({ m }: { m: PanelMeasureJson }) {
         {/* A published local edit is not the CMS measure as specified: the card says so, with the clinic's reason. */}
         {m.local_version && (
           <Typography variant="body2" color="warning.dark" sx={{ mb: 1 }} data-testid={`local-version-${m.identifier}`}>
-            Local version {m.local_version.label} of {m.identifier}, changed from the CMS measure on {m.local_version.published_at.slice(0, 10)}:{' '}
-            {m.local_version.note}
+            Local version {m.local_version.label} of {m.identifier}, changed from the CMS measure on{' '}
+            {m.local_version.published_at.slice(0, 10)}: {m.local_version.note}
           </Typography>
         )}
         <Stack direction="row" spacing={1} alignItems="baseline" flexWrap="wrap" useFlexGap>

@@ -13,7 +13,14 @@ import { ContractBody, ContractResponse } from '../../../common/contract-respons
 import { DraftBodyPipe, type DraftBody } from './measure-draft';
 import { MeasureDraftService } from './measure-draft.service';
 import { MeasureDesignService } from './measure-design.service';
-import { DraftPublishPipe, DraftSavePipe, RevisionQueryPipe, VersionParamPipe, type DraftPublish, type DraftSave } from './measure-version-bodies';
+import {
+  DraftPublishPipe,
+  DraftSavePipe,
+  RevisionQueryPipe,
+  VersionParamPipe,
+  type DraftPublish,
+  type DraftSave,
+} from './measure-version-bodies';
 import { MeasureVersionsService } from './measure-versions.service';
 
 @ApiTags('measures')
@@ -61,7 +68,10 @@ export class MeasureDesignController {
 
   @ContractResponse('MeasureVersionJson', { array: true })
   @Get(':id/versions')
-  @ApiOperation({ summary: "The measure's versions, newest first: its draft, the local versions published (and retired), and version 1, the CMS definition as shipped" })
+  @ApiOperation({
+    summary:
+      "The measure's versions, newest first: its draft, the local versions published (and retired), and version 1, the CMS definition as shipped",
+  })
   history(@Param('id') id: string): Promise<MeasureVersionJson[]> {
     return this.versions.history(id);
   }
@@ -80,7 +90,11 @@ export class MeasureDesignController {
     summary:
       "Saves the measure's one draft of population rules (record criteria and value sets stay as shipped): draft_revision null starts one, else the revision edited; 409 when another draft exists or the draft was saved since",
   })
-  saveDraft(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body(DraftSavePipe) body: DraftSave): Promise<MeasureVersionDetailJson> {
+  saveDraft(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Body(DraftSavePipe) body: DraftSave,
+  ): Promise<MeasureVersionDetailJson> {
     return this.versions.saveDraft(user, id, body);
   }
 
@@ -99,7 +113,11 @@ export class MeasureDesignController {
     summary:
       'Publishes the draft at draft_revision with a change note: from then on the Panel, $evaluate-measure, measure runs and CDS Hooks gap cards read it, as a local version. 400 with each problem when the engine cannot read it; 409 on analysis errors, a stale revision, or nothing changed',
   })
-  publish(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body(DraftPublishPipe) body: DraftPublish): Promise<MeasureVersionDetailJson> {
+  publish(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Body(DraftPublishPipe) body: DraftPublish,
+  ): Promise<MeasureVersionDetailJson> {
     return this.versions.publish(user, id, body);
   }
 }

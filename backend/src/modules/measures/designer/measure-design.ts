@@ -194,7 +194,9 @@ export function measureDesign(d: DesignInputs): MeasureDesignJson {
   const { measure: m, codes, shippedCodes, titles, deck } = d;
   const shipped = d.shipped ?? m;
   const valueSets = valueSetsOfMeasure(m, codes, shippedCodes, titles);
-  const local = m.local ? [`Population rules changed locally: version ${m.local.label}, published ${m.local.published_at.slice(0, 10)} (${m.local.note})`] : [];
+  const local = m.local
+    ? [`Population rules changed locally: version ${m.local.label}, published ${m.local.published_at.slice(0, 10)} (${m.local.note})`]
+    : [];
   const changes = valueSets
     .filter((v) => v.added || v.removed)
     .map((v) =>

@@ -29,7 +29,8 @@ function unknownFields(body: Record<string, unknown>, known: string[]): FieldErr
  * saved while unfinished: whether the engine can read its rules is checked on publish (and by the impact preview).
  */
 export function readDraftSave(body: unknown): DraftSave {
-  if (!isObject(body)) throw validationFailed([{ field: 'body', message: 'The draft must be a JSON object with rules and draft_revision' }]);
+  if (!isObject(body))
+    throw validationFailed([{ field: 'body', message: 'The draft must be a JSON object with rules and draft_revision' }]);
   const problems = unknownFields(body, ['rules', 'draft_revision']);
   if (body.draft_revision !== null && !isRevision(body.draft_revision))
     problems.push({ field: 'draft_revision', message: 'draft_revision must be the revision of the draft edited, or null for a new draft' });
@@ -52,7 +53,8 @@ export function readDraftPublish(body: unknown): DraftPublish {
   const note = typeof body.note === 'string' ? body.note.trim() : '';
   if (!note || note.length > NOTE_MAX)
     problems.push({ field: 'note', message: `A change note is required to publish (1–${NOTE_MAX} characters): say what changed and why` });
-  if (!isRevision(body.draft_revision)) problems.push({ field: 'draft_revision', message: 'draft_revision must be the revision of the draft reviewed' });
+  if (!isRevision(body.draft_revision))
+    problems.push({ field: 'draft_revision', message: 'draft_revision must be the revision of the draft reviewed' });
   if (problems.length) throw validationFailed(problems);
   return { note, draft_revision: body.draft_revision as number };
 }
@@ -61,7 +63,8 @@ export function readDraftPublish(body: unknown): DraftPublish {
 export function readRevisionQuery(query: unknown): { revision: number } {
   const raw = isObject(query) ? query.revision : undefined;
   const revision = typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!isRevision(revision)) throw validationFailed([{ field: 'revision', message: 'revision must be the revision of the draft discarded' }]);
+  if (!isRevision(revision))
+    throw validationFailed([{ field: 'revision', message: 'revision must be the revision of the draft discarded' }]);
   return { revision };
 }
 

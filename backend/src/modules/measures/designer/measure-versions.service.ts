@@ -43,7 +43,10 @@ export class MeasureVersionsService {
   async history(id: string): Promise<MeasureVersionJson[]> {
     const shipped = this.published.shipped(id);
     const rows = await this.versions.list(id);
-    return [...rows.map(versionJson), shippedVersionJson(shipped.id, !rows.some((r) => r.status === 'published' || r.status === 'retired'))];
+    return [
+      ...rows.map(versionJson),
+      shippedVersionJson(shipped.id, !rows.some((r) => r.status === 'published' || r.status === 'retired')),
+    ];
   }
 
   /** The published version and the draft, as the designer shows them beside the measure. */
@@ -97,7 +100,9 @@ export class MeasureVersionsService {
     if (analysis.summary.error)
       throw conflict(`The draft's analysis finds ${analysis.summary.error} error(s): correct them before publishing`, analysis.findings);
     const current = await this.published.one(id);
-    if (JSON.stringify({ r: model.rules, p: model.populations }) === JSON.stringify({ r: current.model.rules, p: current.model.populations }))
+    if (
+      JSON.stringify({ r: model.rules, p: model.populations }) === JSON.stringify({ r: current.model.rules, p: current.model.populations })
+    )
       throw conflict(`The draft is the version of ${shipped.identifier} published now: there is nothing to publish`);
     if (!(await this.versions.publish(id, body.draft_revision, draftRulesOf(model), body.note, user.id))) throw await this.stale(shipped);
     return this.version(id, draft.version);
