@@ -57,8 +57,9 @@ const numeratorOf = (report: { group: { population: { code: { coding: { code: st
 const evaluate = async () => (await api().get(`/api/fhir/Measure/${CMS122}/$evaluate-measure`).query(PERIOD).set(cast.pcp.auth)).body;
 /** CMS122's gap cards (the patients have no kidney tests: CMS951's are beside them). */
 const gapSummaries = (cards: Card[]) => cards.filter((c) => /^Gap in care: .*HbA1c/.test(c.summary)).map((c) => c.summary);
-const withCutPoint = (value: unknown) =>
-  shipped.map((r) => (r.id === 'cms122-num-elevated' ? { ...r, conditions: [{ ...r.conditions[0], value }] } : r));
+/** CMS122 with its numerator cut-point at `value`, the rule's name saying so ("Most recent HbA1c or GMI > 8 %"). */
+const withCutPoint = (value: unknown, name = `Most recent HbA1c or GMI > ${String(value)} %`) =>
+  shipped.map((r) => (r.id === 'cms122-num-elevated' ? { ...r, name, conditions: [{ ...r.conditions[0], value }] } : r));
 
 beforeAll(async () => {
   t = await startTestApp({ LOG_LEVEL: 'error' });
@@ -177,7 +178,15 @@ it("an admin lowers CMS122's A1C threshold to 8 %, and the Panel, $evaluate-meas
   const impact = await api().post(`/api/measures/designs/${CMS122}/impact`).set(cast.admin.auth).send({ rules: draft.rules });
   expect(impact.body.changed_patients.map((p: { patient_id: string }) => p.patient_id)).toEqual(['mv-hba1c-8-5']);
   expect((await publish({ note: NOTE, draft_revision: draft.revision + 1 })).status).toBe(409);
-  const published = await publish({ note: `  ${NOTE}  `, draft_revision: draft.revision });
+  // The Panel's evidence and the gap card show rule names: a rule still named "> 9 %" while comparing with 8 is refused.
+  const misnamed = (await saveDraft({ rules: withCutPoint(8, 'Most recent HbA1c or GMI > 9 %'), draft_revision: draft.revision })).body;
+  const refused = await publish({ note: NOTE, draft_revision: misnamed.revision });
+  expect(refused.status).toBe(400);
+  expect(refused.body.details).toEqual([
+    expect.objectContaining({ message: expect.stringMatching(/name says 9 but the rule now compares with 8: rename it/) }),
+  ]);
+  const renamed = (await saveDraft({ rules: withCutPoint(8), draft_revision: misnamed.revision })).body as MeasureVersionDetailJson;
+  const published = await publish({ note: `  ${NOTE}  `, draft_revision: renamed.revision });
   expect(published.status).toBe(200);
   expect(published.body).toMatchObject({
     version: 2,

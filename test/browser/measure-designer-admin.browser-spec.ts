@@ -153,8 +153,8 @@ it('an administrator saves CMS122 at 8 % as a draft, publishes it with a change 
     await page.getByText(/Version 2 \(local\) of CMS122 is now used by the Panel/).waitFor();
     await page.getByText('Published: version 2 (local)').waitFor();
 
-    await page.getByRole('tab', { name: 'Versions' }).click();
-    const versions = page.getByRole('table', { name: 'Versions' });
+    await page.getByRole('tab', { name: 'History', exact: true }).click();
+    const versions = page.getByRole('table', { name: 'Versions', exact: true });
     await versions.waitFor();
     const rows = versions.getByRole('row');
     expect(await rows.nth(1).textContent()).toContain(note);
@@ -164,7 +164,7 @@ it('an administrator saves CMS122 at 8 % as a draft, publishes it with a change 
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.setViewportSize({ width: 390, height: 900 });
-    await page.getByRole('list', { name: 'Versions' }).waitFor();
+    await page.getByRole('list', { name: 'Versions', exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'measure-versions-390');

@@ -1,7 +1,7 @@
 import { CMS122 } from './cms122';
 import { CMS165 } from './cms165';
 import { CMS951 } from './cms951';
-import { draftRulesOf, localMeasure } from './local-version';
+import { draftRulesOf, localMeasure, staleRuleNames } from './local-version';
 import { measureReport, measureResource } from './measure-report';
 import { measureVersion } from './measure-version';
 import { valueSetsOf, type ShippedMeasure } from './measure-content';
@@ -74,4 +74,15 @@ it('a numerator whose cut-points disagree names no number; CMS165 at 130/80 says
   const kidney = localMeasure(CMS951, { version: 2, note: NOTE, published_at: at, rules: draftRulesOf(CMS951.model) });
   expect(kidney.goal).toBe(CMS951.goal);
   expect(kidney.source).toBe('Local version 2 of CMS951, changed from CMS951v2 (2024 QI-Core eCQM)');
+});
+
+it('a rule still named "> 9 %" while it compares with 8 is found, so its name never misstates the cut-point on a card', () => {
+  const shipped = draftRulesOf(CMS122.model);
+  const misnamed = withCut(CMS122, 'cms122-num-elevated', 8);
+  expect(staleRuleNames(misnamed, shipped)).toEqual([
+    { field: expect.stringMatching(/^rules\[\d+\]\.name$/), message: expect.stringContaining('says 9 but the rule now compares with 8') },
+  ]);
+  const renamed = misnamed.map((r) => (r.id === 'cms122-num-elevated' ? { ...r, name: 'Most recent HbA1c or GMI > 8 %' } : r));
+  expect(staleRuleNames(renamed, shipped)).toEqual([]);
+  expect(staleRuleNames(shipped, shipped)).toEqual([]);
 });

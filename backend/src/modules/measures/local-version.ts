@@ -91,3 +91,31 @@ export function localMeasure(shipped: ShippedMeasure, stored: StoredLocalVersion
     local,
   };
 }
+
+const token = (n: number) => new RegExp(`(^|[^\\d.])${String(n).replace('.', '\\.')}(?![\\d.])`);
+
+/**
+ * The rules whose name still states a cut-point their conditions no longer use ("HbA1c > 9 %" comparing with 8):
+ * the Panel's evidence and a gap card's basis show rule names, so a publish naming the old number is refused.
+ */
+export function staleRuleNames(
+  rules: readonly MeasureDraftRuleJson[],
+  before: readonly MeasureDraftRuleJson[],
+): { field: string; message: string }[] {
+  return rules.flatMap((r, i) => {
+    const was = before.find((b) => b.id !== undefined && b.id === r.id);
+    if (!was || was.conditions.length !== r.conditions.length) return [];
+    return r.conditions.flatMap((c, j) => {
+      const old = was.conditions[j].value;
+      if (
+        typeof old !== 'number' ||
+        typeof c.value !== 'number' ||
+        old === c.value ||
+        !token(old).test(r.name) ||
+        token(c.value).test(r.name)
+      )
+        return [];
+      return [{ field: `rules[${i}].name`, message: `rules[${i}].name says ${old} but the rule now compares with ${c.value}: rename it` }];
+    });
+  });
+}

@@ -89,7 +89,7 @@ export default function MeasureDesignPage() {
     ['analysis', `Analysis${d.analysis.findings.length ? ` (${d.analysis.findings.length})` : ''}`],
     ['vignettes', 'Vignettes'],
     ['draft', d.draft ? `Draft (version ${d.draft.label})` : 'Draft and impact'],
-    ['versions', 'Versions'],
+    ['versions', 'History'],
   ];
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto' }}>

@@ -22,6 +22,8 @@ interface DraftRule extends MeasureDraftRuleJson {
   texts: string[];
   /** The value each text was worded with (the published one): where a number field splits the words. */
   worded: unknown[];
+  /** The published rule's name, which states those values ("Most recent HbA1c or GMI > 9 %"). */
+  wordedName: string;
 }
 
 const publishedOf = (d: MeasureDesignJson): DraftRule[] =>
@@ -33,6 +35,7 @@ const publishedOf = (d: MeasureDesignJson): DraftRule[] =>
       included: true,
       texts: r.conditions.map((c) => c.text),
       worded: r.conditions.map((c) => c.value),
+      wordedName: r.name,
       conditions: r.conditions.map((c) => ({ parameter: c.parameter_id, operator: c.operator, value: c.value })),
     })),
   );
@@ -44,7 +47,7 @@ function draftOf(d: MeasureDesignJson): DraftRule[] {
   const saved = new Map(d.draft.rules.map((r) => [r.id, r]));
   const same = (p: DraftRule, r: MeasureDraftRuleJson | undefined) => !!r && r.conditions.length === p.conditions.length;
   const kept = published.map((p) =>
-    same(p, saved.get(p.id)) ? { ...p, conditions: saved.get(p.id)!.conditions } : { ...p, included: false },
+    same(p, saved.get(p.id)) ? { ...p, name: saved.get(p.id)!.name, conditions: saved.get(p.id)!.conditions } : { ...p, included: false },
   );
   const extra = d.draft.rules
     .filter((r) => !published.some((p) => p.id === r.id && same(p, r)))
@@ -54,8 +57,27 @@ function draftOf(d: MeasureDesignJson): DraftRule[] {
       included: true,
       texts: r.conditions.map((c) => `${c.parameter} ${c.operator} ${String(c.value)}`),
       worded: r.conditions.map((c) => c.value),
+      wordedName: r.name,
     }));
   return [...kept, ...extra];
+}
+
+const token = (n: number) => new RegExp(`(^|[^\\d.])${String(n).replace('.', '\\.')}(?![\\d.])`);
+
+/**
+ * The rule's name with the cut-points it states moved with the conditions ("> 9 %" becomes "> 8 %"): the Panel's
+ * evidence and a gap card's basis show it, and the server refuses a name that still states the old number.
+ */
+function nameFor(r: DraftRule, conditions: MeasureDraftRuleJson['conditions']): string {
+  let name = r.wordedName;
+  let moved = true;
+  conditions.forEach((c, k) => {
+    const was = r.worded[k];
+    if (typeof was !== 'number' || was === c.value) return;
+    if (typeof c.value === 'number' && token(was).test(name)) name = name.replace(token(was), `$1${c.value}`);
+    else moved = false;
+  });
+  return moved ? name : r.name;
 }
 
 const payloadOf = (rules: DraftRule[]): MeasureDraftRuleJson[] =>
@@ -199,12 +221,12 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
                     disabled={!r.included}
                     value={String(c.value)}
                     onChange={(e) =>
-                      update(i, (x) => ({
-                        ...x,
-                        conditions: x.conditions.map((y, k) =>
+                      update(i, (x) => {
+                        const conditions = x.conditions.map((y, k) =>
                           k === j ? { ...y, value: e.target.value === '' ? '' : Number(e.target.value) } : y,
-                        ),
-                      }))
+                        );
+                        return { ...x, name: nameFor(x, conditions), conditions };
+                      })
                     }
                     slotProps={{
                       htmlInput: { 'aria-label': `${r.name}: ${before(r.texts[j], r.worded[j])}`, step: 'any' },

@@ -87,7 +87,11 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
     await userEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText(/Draft version 2 \(local\) of CMS122 is saved/)).toBeInTheDocument();
     expect(saved?.draft_revision).toBeNull();
-    expect(saved?.rules.find((r) => r.id === 'cms122-num-elevated')?.conditions[0].value).toBe(8);
+    // The rule's name states its cut-point, and moves with it: the Panel's evidence and the gap card show it.
+    expect(saved?.rules.find((r) => r.id === 'cms122-num-elevated')).toMatchObject({
+      name: 'Most recent HbA1c or GMI > 8 %',
+      conditions: [expect.objectContaining({ value: 8 })],
+    });
     // The page now reads the saved draft.
     expect(await screen.findByRole('tab', { name: 'Draft (version 2 (local))' })).toBeInTheDocument();
     const publish = await screen.findByRole('button', { name: 'Publish...' });
@@ -148,7 +152,7 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
     ];
     adminApiMock({ [DESIGN]: json(200, design), [`GET /api/measures/designs/${ID}/versions`]: json(200, versions) });
     renderApp(`/admin/measures/${ID}`);
-    await userEvent.click(await screen.findByRole('tab', { name: 'Versions' }, { timeout: 40_000 }));
+    await userEvent.click(await screen.findByRole('tab', { name: 'History' }, { timeout: 40_000 }));
     const table = await screen.findByRole('table', { name: 'Versions' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows[0]).toHaveTextContent('2 (local)Published');

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { MeasureVersionActorJson, MeasureVersionDetailJson, MeasureVersionJson } from '@cds/contracts';
 import type { AuthUser } from '../../../common/auth-user';
-import { conflict, notFound } from '../../../common/errors';
+import { conflict, notFound, validationFailed } from '../../../common/errors';
 import { MeasureVersionsRepository, PublishedMeasures, type MeasureVersionRow } from '../../measure-versions';
-import { draftRulesOf, shippedVersionJson, versionLabel } from '../local-version';
+import { draftRulesOf, shippedVersionJson, staleRuleNames, versionLabel } from '../local-version';
 import type { ShippedMeasure } from '../measure-content';
 import { analysisOf } from './measure-design';
 import { readDraftRules } from './measure-draft';
@@ -96,10 +96,15 @@ export class MeasureVersionsService {
     const draft = await this.versions.draft(id);
     if (!draft || draft.revision !== body.draft_revision) throw await this.stale(shipped);
     const { model } = readDraftRules(shipped, { rules: draft.rules });
+    const current = await this.published.one(id);
+    const misnamed = [
+      ...staleRuleNames(draft.rules, draftRulesOf(shipped.model)),
+      ...staleRuleNames(draft.rules, draftRulesOf(current.model)),
+    ];
+    if (misnamed.length) throw validationFailed([...new Map(misnamed.map((p) => [p.field, p])).values()]);
     const analysis = analysisOf({ ...shipped, model });
     if (analysis.summary.error)
       throw conflict(`The draft's analysis finds ${analysis.summary.error} error(s): correct them before publishing`, analysis.findings);
-    const current = await this.published.one(id);
     if (
       JSON.stringify({ r: model.rules, p: model.populations }) === JSON.stringify({ r: current.model.rules, p: current.model.populations })
     )
