@@ -153,6 +153,9 @@ it('an administrator saves CMS122 at 8 % as a draft, publishes it with a change 
     await page.getByText(/Version 2 \(local\) of CMS122 is now used by the Panel/).waitFor();
     await page.getByText('Published: version 2 (local)').waitFor();
 
+    // The toasts said their part: closed, so the screenshots show the history under them.
+    while (await page.getByRole('button', { name: 'Close notification' }).count())
+      await page.getByRole('button', { name: 'Close notification' }).first().click();
     await page.getByRole('tab', { name: 'History', exact: true }).click();
     const versions = page.getByRole('table', { name: 'Versions', exact: true });
     await versions.waitFor();

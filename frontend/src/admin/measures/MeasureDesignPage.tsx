@@ -98,7 +98,7 @@ export default function MeasureDesignPage() {
         title={`${d.identifier} · ${d.title}`}
         subtitle={d.score_meaning}
         actions={
-          <Button variant="contained" onClick={() => setTab('draft')}>
+          <Button variant="contained" onClick={() => setTab('draft')} sx={{ whiteSpace: 'nowrap' }}>
             {d.draft ? 'Edit draft' : 'Edit'}
           </Button>
         }
@@ -127,7 +127,8 @@ export default function MeasureDesignPage() {
           <Chip
             size="small"
             color={d.vignettes.agreed === d.vignettes.total ? 'success' : 'error'}
-            label={`${d.vignettes.agreed} of ${d.vignettes.total} official cases agree`}
+            // The decks check version 1: said so beside a local version, whose own agreement nobody checked.
+            label={`${d.vignettes.agreed} of ${d.vignettes.total} official cases agree${d.published.source === 'local' ? ' (version 1 as shipped)' : ''}`}
           />
         )}
       </Stack>

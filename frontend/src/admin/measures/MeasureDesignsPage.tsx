@@ -51,7 +51,7 @@ function MeasureCard({ m }: { m: MeasureDesignSummaryJson }) {
               <Chip
                 size="small"
                 color={m.vignettes.agreed === m.vignettes.total ? 'success' : 'error'}
-                label={`${m.vignettes.agreed} of ${m.vignettes.total} official cases agree`}
+                label={`${m.vignettes.agreed} of ${m.vignettes.total} official cases agree${m.published_version.endsWith('(local)') ? ' (version 1 as shipped)' : ''}`}
               />
             ) : (
               <Chip size="small" label="No official cases installed" />

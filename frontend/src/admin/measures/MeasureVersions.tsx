@@ -47,7 +47,7 @@ export function MeasureVersions({ measureId, phone }: { measureId: string; phone
               {status(v)}
             </Box>
             <Typography variant="body2" color="text.secondary">
-              {who(v)} · {when(v)}
+              {[who(v), (v.published ?? v.updated ?? v.created) && when(v)].filter(Boolean).join(' · ')}
             </Typography>
             {v.note && <Typography variant="body2">{v.note}</Typography>}
           </Box>
