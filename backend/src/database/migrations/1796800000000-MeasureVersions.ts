@@ -38,9 +38,20 @@ export class MeasureVersions1796800000000 implements MigrationInterface {
     await q.query(
       `CREATE UNIQUE INDEX "UQ_measure_versions_one_published" ON "measure_versions" ("measure_id") WHERE "status" = 'published'`,
     );
+    // A hook call's copy holds which version of each measure is published (its gap cards): a publish, or a published
+    // row removed, moves the hook generation, so a call evaluated on the old version is evaluated again.
+    await q.query(`CREATE CONSTRAINT TRIGGER "TRG_measure_versions_cds_hook_generation_update" AFTER UPDATE ON "measure_versions"
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+      WHEN (OLD."status" IS DISTINCT FROM NEW."status" AND 'published' IN (OLD."status", NEW."status"))
+      EXECUTE FUNCTION "bump_cds_hook_generation"()`);
+    await q.query(`CREATE CONSTRAINT TRIGGER "TRG_measure_versions_cds_hook_generation_delete" AFTER DELETE ON "measure_versions"
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD."status" = 'published') EXECUTE FUNCTION "bump_cds_hook_generation"()`);
+    await q.query(`CREATE TRIGGER "TRG_measure_versions_cds_hook_generation_truncate" AFTER TRUNCATE ON "measure_versions"
+      FOR EACH STATEMENT EXECUTE FUNCTION "bump_cds_hook_generation"()`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
+    // Its triggers go with the table.
     await q.query(`DROP TABLE "measure_versions"`);
   }
 }

@@ -11,7 +11,6 @@ import { DomainError } from '../../common/errors';
 import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
 import { measureValueSets, SHIPPED_MEASURES, type ShippedMeasure } from '../measures/content';
-import { PublishedMeasures } from '../measure-versions';
 import { coverageOf, currentYear, measureAtCare, measureNeedsOf, type MeasureNeeds, type SearchRead } from './measure-gaps';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
@@ -71,13 +70,12 @@ export class PatientViewService {
     private readonly jwt: ClientJwtVerifier,
     private readonly prefill: PrefillTickets,
     private readonly valueSets: ValueSets,
-    private readonly published: PublishedMeasures,
   ) {}
 
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
-    const { knowledge: k, loincCodes } = await this.snapshots.fresh();
-    const { needs: n, measures } = await this.needs(k, loincCodes);
+    const { knowledge: k, loincCodes, measures: published } = await this.snapshots.fresh();
+    const { needs: n, measures } = await this.needs(k, loincCodes, published);
     const { measured, histories } = n;
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
@@ -159,7 +157,7 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets, measures } = await this.needs(k, loincCodes);
+    const { needs, valueSets, measures } = await this.needs(k, loincCodes, snapshot.measures);
     const { measured, histories, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
@@ -411,11 +409,11 @@ export class PatientViewService {
    * What the published rules read from the record, with the value sets their criteria name (resolved
    * first: an Observation criterion by value set is searched by the codes of its expansion).
    */
-  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>) {
+  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>, published: ShippedMeasure[]) {
     const first = needsOf(k, loincCodes);
     const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
-    const [valueSets, measures] = await Promise.all([this.valueSets.codes(wanted), this.published.all()]);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets, measures) };
+    const valueSets = await this.valueSets.codes(wanted);
+    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets, published) };
   }
 
   /** The measures' searches, built again only when an expansion they read, or a published version, changed. */
