@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
+import type { MeasureDraftRuleJson, PanelJson } from '@cds/contracts';
 import request from 'supertest';
 import { spawnApi, type ApiProcess } from '../support/api-process';
 import { createTestDatabase, type TestApp } from '../support/app';
@@ -19,6 +20,7 @@ import {
   type ParameterJson,
 } from '../support/clinical-factories';
 import { createCast, createUser, PASSWORD, uniqueEmail, type TestUser } from '../support/factories';
+import { panelPatientBundle } from '../support/panel-records';
 import { LlmServer } from '../support/llm-server';
 import { deferred, waitFor } from '../support/polling';
 import { dropQueuePrefix, uniqueQueuePrefix } from '../support/queue';
@@ -287,6 +289,58 @@ jest.setTimeout(120_000);
       // The assessments below decide with their own rule set alone.
       await direct(0).patch(`/api/rule-sets/${ruleSet.id}/activation`).set(admin.auth).send({ is_active: false });
     }
+  });
+
+  it("CMS122 published at 8 % through one process: the other's very next Panel and Measure read it", async () => {
+    const { admin, pcp } = await createCast(t);
+    const CMS122 = 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR';
+    expectStatus(
+      await t
+        .http()
+        .post('/api/fhir')
+        .set(admin.auth)
+        .send(
+          panelPatientBundle({
+            id: 'mp-hba1c-8-5',
+            given: 'Rosa',
+            family: 'Eklund',
+            birthDate: '1962-02-11',
+            hba1c: { value: 8.5, unit: '%' },
+          }),
+        ),
+      200,
+      'records',
+    );
+    const cms122 = async (i: number) =>
+      (expectStatus(await direct(i).get('/api/panel').set(pcp.auth), 200, `panel on process ${i}`).body as PanelJson).measures.find(
+        (m) => m.id === CMS122,
+      )!;
+    // Both processes have read the shipped version (and built it).
+    const before = await cms122(1);
+    expect([before.local_version, (await cms122(0)).local_version]).toEqual([null, null]);
+    const shipped = expectStatus(await direct(0).get(`/api/measures/designs/${CMS122}/versions/1`).set(admin.auth), 200, 'v1').body
+      .rules as MeasureDraftRuleJson[];
+    const rules = shipped.map((r) =>
+      r.id === 'cms122-num-elevated' ? { ...r, name: 'Most recent HbA1c or GMI > 8 %', conditions: [{ ...r.conditions[0], value: 8 }] } : r,
+    );
+    const draft = expectStatus(
+      await direct(0).put(`/api/measures/designs/${CMS122}/draft`).set(admin.auth).send({ rules, draft_revision: null }),
+      200,
+      'draft',
+    ).body;
+    expectStatus(
+      await direct(0)
+        .post(`/api/measures/designs/${CMS122}/draft/publish`)
+        .set(admin.auth)
+        .send({ note: 'Clinic goal: above 8 %', draft_revision: draft.revision }),
+      200,
+      'publish',
+    );
+    const after = await cms122(1);
+    expect(after.local_version).toMatchObject({ label: '2 (local)', note: 'Clinic goal: above 8 %' });
+    expect(after.counts.numerator).toBe(before.counts.numerator + 1);
+    const measure = expectStatus(await direct(1).get(`/api/fhir/Measure/${CMS122}`).set(pcp.auth), 200, 'measure').body;
+    expect(measure.version).toBe('2 (local)');
   });
 
   it(`${SESSIONS} concurrent assessments × ${ANSWERS} answers over both processes: nothing lost`, async () => {

@@ -25,6 +25,7 @@ const WITHOUT_SCHEMA: Record<string, string> = {
   'GET /api/auth/google': 'redirect to Google',
   'GET /api/auth/google/callback': 'redirect back to the app',
   'DELETE /api/cds-clients/{id}': '204, no body',
+  'DELETE /api/measures/designs/{id}/draft': '204, no body',
   'POST /api/polish/dashboard-link': 'a one-time Bull Board URL',
 };
 

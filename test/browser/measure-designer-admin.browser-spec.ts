@@ -109,3 +109,73 @@ it('an administrator previews CMS122 with its cut-point at 10 %: the patient at 
     await page.close();
   }
 }, 180_000);
+
+it('an administrator saves CMS122 at 8 % as a draft, publishes it with a change note, and reads it in the versions list', async () => {
+  const { t, cast, browser } = s;
+  expect(
+    (
+      await t
+        .http()
+        .post('/api/fhir')
+        .set(cast.admin.auth)
+        .send(
+          panelPatientBundle({
+            id: 'draft-8-4',
+            given: 'Rosa',
+            family: 'Eklund',
+            birthDate: '1962-02-11',
+            hba1c: { value: 8.4, unit: '%' },
+          }),
+        )
+    ).status,
+  ).toBe(200);
+  const note = 'Clinic goal: HbA1c above 8 % is poor control';
+  const page = await browser.newPage();
+  try {
+    await signIn(page, t.url, cast.admin.email, PASSWORD);
+    await page.goto(`${t.url}/admin/measures/DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR`);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByText('Save the draft before publishing it.').waitFor();
+    await page.getByRole('spinbutton', { name: /^Most recent HbA1c or GMI > 9 %:/ }).fill('8');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('tab', { name: 'Draft (version 2 (local))' }).waitFor({ timeout: 60_000 });
+    await page.getByText('Nothing to save: the draft is as saved.').waitFor();
+    await screenshot(page, 'measure-draft-saved-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Publish...' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish version 2 (local) of CMS122' });
+    await dialog.getByText(/stored patients change population/).waitFor({ timeout: 60_000 });
+    await dialog.getByRole('textbox', { name: /Change note/ }).fill(note);
+    await screenshot(page, 'measure-publish-dialog-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByText(/Version 2 \(local\) of CMS122 is now used by the Panel/).waitFor();
+    await page.getByText('Published: version 2 (local)').waitFor();
+
+    // The toasts said their part: closed, so the screenshots show the history under them.
+    while (await page.getByRole('button', { name: 'Close notification' }).count())
+      await page.getByRole('button', { name: 'Close notification' }).first().click();
+    await page.getByRole('tab', { name: 'History', exact: true }).click();
+    const versions = page.getByRole('table', { name: 'Versions', exact: true });
+    await versions.waitFor();
+    const rows = versions.getByRole('row');
+    expect(await rows.nth(1).textContent()).toContain(note);
+    expect(await rows.nth(1).textContent()).toContain('Published');
+    expect(await rows.nth(2).textContent()).toContain('1 (CMS as shipped)Retired');
+    await screenshot(page, 'measure-versions-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.getByRole('list', { name: 'Versions', exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'measure-versions-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  } catch (e) {
+    await screenshot(page, 'measure-versions-failure');
+    throw e;
+  } finally {
+    await page.close();
+  }
+}, 180_000);

@@ -3,6 +3,7 @@ import { CDS_HOOKS_ENTITIES } from '../modules/cds-hooks/entities';
 import { ASSESSMENT_ENTITIES } from '../modules/assessments/assessments.entities';
 import { PARAMETER_ENTITIES } from '../modules/parameters/parameters.entities';
 import { RULE_ENTITIES } from '../modules/rules/rules.entities';
+import { MeasureVersion } from '../modules/measure-versions/measure-version.entity';
 import { ImpactPreview } from '../modules/impact-preview/impact-preview.entity';
 import { AuthSession } from '../modules/auth/auth-session.entity';
 import { RefreshToken } from '../modules/auth/refresh-token.entity';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   ...ASSESSMENT_ENTITIES,
   ...CDS_HOOKS_ENTITIES,
   ImpactPreview,
+  MeasureVersion,
 ];

@@ -139,4 +139,10 @@ export const ADMIN_TOASTS = {
   ruleSetFromTemplate: (name: string) => success('Success', `Rule set "${name}" was created from the template.`),
   ruleSetFromTemplateFailed: failure('Failed to create the rule set from the template. Please try again.'),
   published: (version: number) => success('Published', `Version ${version} is now used by assessments.`),
+  // ours: quality measures' drafts and local versions (issue 21), worded as the rule-set publish is.
+  measureDraftSaved: (identifier: string, label: string) =>
+    success('Draft saved', `Draft version ${label} of ${identifier} is saved. The measure in use does not change until it is published.`),
+  measureDraftDiscarded: (identifier: string) => success('Draft discarded', `${identifier} stays as published.`),
+  measurePublished: (identifier: string, label: string) =>
+    success('Published', `Version ${label} of ${identifier} is now used by the Panel, measure reports, measure runs and gap cards.`),
 } as const;

@@ -11,3 +11,4 @@ export * from './fhir';
 export * from './panel';
 export * from './measure-runs';
 export * from './measure-design';
+export * from './measure-versions';

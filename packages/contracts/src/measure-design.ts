@@ -1,5 +1,6 @@
 import type { ConformanceCaseJson } from './measure-runs';
 import type { Finding } from './rules';
+import type { MeasureVersionDetailJson, MeasureVersionJson } from './measure-versions';
 
 /** One shipped measure in the designer's list (`GET /api/measures/designs`). */
 export interface MeasureDesignSummaryJson {
@@ -15,6 +16,9 @@ export interface MeasureDesignSummaryJson {
   findings: { error: number; warning: number; info: number };
   /** The official cases: how many agree, of how many (0 of 0 when the decks are not installed). */
   vignettes: { agreed: number; total: number };
+  /** The published version ("1 (CMS as shipped)", "2 (local)"), and whether a draft is saved. */
+  published_version: string;
+  has_draft: boolean;
 }
 
 /** One condition of a population rule, in a physician's words ("Age at the end of the measurement period ≥ 18 years"). */
@@ -104,8 +108,12 @@ export interface MeasureDesignJson {
   criteria: MeasureCriterionJson[];
   /** The designer's static analysis, run on each population's rules. */
   analysis: { summary: { error: number; warning: number; info: number }; findings: (Finding & { population: string })[] };
-  /** The official test cases as the measure's vignettes: expected and computed populations. */
+  /** The official test cases as the measure's vignettes: expected and computed populations (of the shipped version). */
   vignettes: { available: boolean; deck: string | null; agreed: number; total: number; cases: ConformanceCaseJson[] };
+  /** The version shown above: the published one (version 1 is the CMS definition as shipped). */
+  published: MeasureVersionJson;
+  /** The measure's saved draft, if any (at most one). */
+  draft: MeasureVersionDetailJson | null;
 }
 
 /** One population rule of a measure draft: every condition must hold. */

@@ -1,3 +1,4 @@
+import type { MeasureLocalVersionJson } from './measure-versions';
 /**
  * Population runs (issue 21): the shipped measures evaluated over the whole panel by the worker, in chunks
  * of patients, with each patient's result stored per measure version and period (POST /api/measure-runs).
@@ -56,6 +57,8 @@ export interface ConformanceMeasureJson {
   deck: string | null;
   agreed: number;
   cases: ConformanceCaseJson[];
+  /** The decks check the definition as shipped (version 1); this is the published local version when it differs, else null. */
+  published_version: MeasureLocalVersionJson | null;
 }
 
 /** `GET /api/measures/conformance`: the official decks (ECQM_DIR) run through the product's own evaluation. */

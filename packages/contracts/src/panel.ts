@@ -1,3 +1,4 @@
+import type { MeasureLocalVersionJson } from './measure-versions';
 /**
  * The PCP's Panel (issue 21): each shipped quality measure over the stored records, its gaps, and
  * the evidence behind one patient's populations (GET /api/panel, GET /api/panel/patients/:id).
@@ -44,6 +45,8 @@ export interface PanelMeasureJson {
   score: number | null;
   /** Eligible patients who miss the goal (the gap list's rows for this measure). */
   gaps: number;
+  /** The published local version this was evaluated under; null: the CMS definition as shipped. */
+  local_version: MeasureLocalVersionJson | null;
 }
 
 /** One row of the gap list: an eligible patient who misses a measure's goal, or whose place the record leaves open. */
@@ -178,6 +181,8 @@ export interface PanelPatientMeasureJson {
   status: PanelStatus | null;
   reason: string;
   populations: PanelPopulationJson[];
+  /** The published local version this was evaluated under; null: the CMS definition as shipped. */
+  local_version: MeasureLocalVersionJson | null;
 }
 
 export interface PanelPatientJson {

@@ -21,6 +21,7 @@ import { RecordContext1796530000000 } from './1796530000000-RecordContext';
 import { MeasureRuns1796600000000 } from './1796600000000-MeasureRuns';
 import { AnswerOneRoundTrip1796610000000 } from './1796610000000-AnswerOneRoundTrip';
 import { HbA1cGuidelinePairs1796650000000 } from './1796650000000-HbA1cGuidelinePairs';
+import { MeasureVersions1796800000000 } from './1796800000000-MeasureVersions';
 import { AnswerLogWithoutForeignKey1796850000000 } from './1796850000000-AnswerLogWithoutForeignKey';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   MeasureRuns1796600000000,
   AnswerOneRoundTrip1796610000000,
   HbA1cGuidelinePairs1796650000000,
+  MeasureVersions1796800000000,
   AnswerLogWithoutForeignKey1796850000000,
 ];

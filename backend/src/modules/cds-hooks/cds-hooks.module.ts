@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AssessmentsModule } from '../assessments';
+import { MeasureVersionsModule } from '../measure-versions';
 import { RecordsModule } from '../records';
 import { CdsClientsController } from './cds-clients.controller';
 import { CdsPrefillController } from './cds-prefill.controller';
@@ -15,7 +16,7 @@ import { HookSnapshots } from './hook-snapshot';
 
 /** CDS Hooks 2.0: EHRs call the published rule sets (issue 11). */
 @Module({
-  imports: [AssessmentsModule, RecordsModule, PrefillTicketsModule, RecordContextsModule],
+  imports: [AssessmentsModule, RecordsModule, PrefillTicketsModule, RecordContextsModule, MeasureVersionsModule],
   controllers: [CdsServicesController, CdsClientsController, CdsPrefillController],
   providers: [CdsClientsService, ClientJwtVerifier, HookSnapshots, PatientViewService, CardFeedback, RecordPrefill],
   exports: [RecordPrefill],

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PublishedRules, type Knowledge } from '../assessments';
+import { PublishedMeasures } from '../measure-versions';
+import type { ShippedMeasure } from '../measures/content';
 import { CdsHooksRepository, type VerifiableClient } from './cds-hooks.repository';
 
 /** What a hook call reads besides the immutable version snapshots, as of one generation. */
@@ -9,6 +11,8 @@ export interface HookSnapshot {
   loincCodes: ReadonlyMap<string, string>;
   /** Active clients by issuer. */
   clients: ReadonlyMap<string, VerifiableClient>;
+  /** The measures as published (their gap cards): a publish moves the generation. */
+  measures: ShippedMeasure[];
 }
 
 /**
@@ -24,7 +28,7 @@ export class StaleSnapshot extends Error {
 
 /**
  * This process's copy of what hook calls read: registered clients, which versions are published,
- * parameters' LOINC codes. A call is evaluated on it, and the one statement that records the call
+ * parameters' LOINC codes, which version of each quality measure is published. A call is evaluated on it, and the one statement that records the call
  * checks that its generation is still current (`CdsHooksRepository.recordHookCall`), so a copy is
  * never trusted, only checked: a call evaluated on a stale one is evaluated again on a fresh one.
  */
@@ -36,6 +40,7 @@ export class HookSnapshots {
   constructor(
     private readonly repo: CdsHooksRepository,
     private readonly published: PublishedRules,
+    private readonly measures: PublishedMeasures,
   ) {}
 
   /** Read now (discovery, which nothing checks afterwards). */
@@ -83,6 +88,7 @@ export class HookSnapshots {
     // never older.
     const { generation, clients } = await this.repo.hookGenerationAndClients();
     const { knowledge, loincCodes } = await this.published.currentWithLoincCodes();
-    return { generation, knowledge, loincCodes, clients: new Map(clients.map(({ issuer, ...c }) => [issuer, c])) };
+    const measures = await this.measures.all();
+    return { generation, knowledge, loincCodes, clients: new Map(clients.map(({ issuer, ...c }) => [issuer, c])), measures };
   }
 }

@@ -130,12 +130,14 @@ export function measureAtCare(
   }
   lines.push('', '**Action**', '', `- ${md(action)}`, '');
   lines.push(`Measurement period ${period.start} to ${period.end}. Source: ${md(m.source)}, measure ${md(m.id)}.`);
+  // A published local edit is not the CMS measure as specified: the card says which version it is, and why.
+  if (m.local) lines.push('', `Local version ${md(m.local.label)}, published ${m.local.published_at.slice(0, 10)}: ${md(m.local.note)}`);
   return {
     card: {
       uuid: randomUUID(),
       summary: summaryOf(`Gap in care: ${gap} in ${year}`),
       indicator: 'warning',
-      source: { label: m.source },
+      source: { label: m.local ? `${m.identifier} local version ${m.local.version} (changed from the CMS measure)` : m.source },
       detail: lines.join('\n'),
       links: [],
     },

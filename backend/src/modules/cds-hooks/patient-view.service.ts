@@ -35,10 +35,8 @@ import {
 } from './record-history';
 import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
 
-/** The measures whose gaps a patient-view call shows: every shipped one (on by default; see docs/integrations.md). */
-const GAP_MEASURES: readonly ShippedMeasure[] = SHIPPED_MEASURES;
-/** The value sets each measure's criteria name, and all of them: read once, not per call. */
-const VALUE_SETS_OF = new Map(GAP_MEASURES.map((m) => [m.id, measureValueSets(m)] as const));
+/** The value sets each measure's criteria name (a local version keeps the shipped criteria), and all of them: read once. */
+const VALUE_SETS_OF = new Map(SHIPPED_MEASURES.map((m) => [m.id, measureValueSets(m)] as const));
 const MEASURE_VALUE_SETS = [...new Set([...VALUE_SETS_OF.values()].flat())].sort();
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
@@ -61,8 +59,11 @@ type Json = Record<string, unknown>;
 @Injectable()
 export class PatientViewService {
   /** Each shipped measure prepared against the value set expansions it was prepared with (kept while they are). */
-  private keptMeasureNeeds: { sets: (readonly string[] | undefined)[]; needs: MeasureNeeds[] } | null = null;
-  private readonly preparedMeasures = new Map<string, { sets: (readonly string[] | undefined)[]; prepared: PreparedMeasure }>();
+  private keptMeasureNeeds: { sets: (readonly string[] | undefined)[]; measures: ShippedMeasure[]; needs: MeasureNeeds[] } | null = null;
+  private readonly preparedMeasures = new Map<
+    string,
+    { sets: (readonly string[] | undefined)[]; m: ShippedMeasure; prepared: PreparedMeasure }
+  >();
 
   constructor(
     private readonly snapshots: HookSnapshots,
@@ -73,8 +74,8 @@ export class PatientViewService {
 
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
-    const { knowledge: k, loincCodes } = await this.snapshots.fresh();
-    const { needs: n, measures } = await this.needs(k, loincCodes);
+    const { knowledge: k, loincCodes, measures: published } = await this.snapshots.fresh();
+    const { needs: n, measures } = await this.needs(k, loincCodes, published);
     const { measured, histories } = n;
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
@@ -156,7 +157,7 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets, measures } = await this.needs(k, loincCodes);
+    const { needs, valueSets, measures } = await this.needs(k, loincCodes, snapshot.measures);
     const { measured, histories, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
@@ -347,7 +348,7 @@ export class PatientViewService {
     if (step.status !== 'completed') throw new Error(`The engine asked about ${step.parameter_id} with every parameter answered`);
     const result = toResult(step, k, enteredOf(details));
     const cards = result.findings.map((f) => findingCard(f, k, observed));
-    // Gap-in-care cards: the shipped measures over the record this call read, for the current calendar year.
+    // Gap-in-care cards: the measures as published over the record this call read, for the current calendar year.
     const period = currentYear(now);
     const reads = new Map<string, SearchRead>();
     const record: Json[] = patientResource ? [patientResource] : [];
@@ -408,19 +409,20 @@ export class PatientViewService {
    * What the published rules read from the record, with the value sets their criteria name (resolved
    * first: an Observation criterion by value set is searched by the codes of its expansion).
    */
-  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>) {
+  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>, published: ShippedMeasure[]) {
     const first = needsOf(k, loincCodes);
     const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
     const valueSets = await this.valueSets.codes(wanted);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets) };
+    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets, published) };
   }
 
-  /** The measures' searches, built again only when an expansion they read changed (they are the same for every call). */
-  private measureNeeds(valueSets: ReadonlyMap<string, readonly string[]>): MeasureNeeds[] {
+  /** The measures' searches, built again only when an expansion they read, or a published version, changed. */
+  private measureNeeds(valueSets: ReadonlyMap<string, readonly string[]>, measures: ShippedMeasure[]): MeasureNeeds[] {
     const sets = MEASURE_VALUE_SETS.map((url) => valueSets.get(url));
-    if (this.keptMeasureNeeds?.sets.every((s, i) => s === sets[i])) return this.keptMeasureNeeds.needs;
-    const needs = measureNeedsOf(GAP_MEASURES, valueSets);
-    this.keptMeasureNeeds = { sets, needs };
+    const kept = this.keptMeasureNeeds;
+    if (kept?.sets.every((s, i) => s === sets[i]) && kept.measures.every((m, i) => m === measures[i])) return kept.needs;
+    const needs = measureNeedsOf(measures, valueSets);
+    this.keptMeasureNeeds = { sets, measures, needs };
     return needs;
   }
 
@@ -428,9 +430,9 @@ export class PatientViewService {
   private preparedMeasure(m: ShippedMeasure, valueSets: ReadonlyMap<string, readonly string[]>): PreparedMeasure {
     const sets = (VALUE_SETS_OF.get(m.id) ?? measureValueSets(m)).map((url) => valueSets.get(url));
     const kept = this.preparedMeasures.get(m.id);
-    if (kept && kept.sets.every((s, i) => s === sets[i])) return kept.prepared;
+    if (kept && kept.m === m && kept.sets.every((s, i) => s === sets[i])) return kept.prepared;
     const prepared = prepareMeasure(m.model, valueSets);
-    this.preparedMeasures.set(m.id, { sets, prepared });
+    this.preparedMeasures.set(m.id, { sets, m, prepared });
     return prepared;
   }
 

@@ -16,6 +16,8 @@ import {
   shown,
   VS,
   yesNo,
+  cutPointOf,
+  type MeasureWords,
   type ShippedMeasure,
 } from './measure-content';
 
@@ -81,25 +83,37 @@ const rules = [
   ]),
 ];
 
+/** The words that state CMS122's numerator cut-point (9 % as shipped); `cut` null: a local model with none, or several. */
+function words(cut: number | null): MeasureWords {
+  const above = cut === null ? 'in the numerator' : `above ${cut} %`;
+  return {
+    title: `Diabetes: Glycemic Status Assessment Greater Than ${cut ?? 9}%`,
+    goal:
+      cut === null
+        ? 'Most recent HbA1c or GMI in the period outside the numerator'
+        : `Most recent HbA1c or GMI in the period at or below ${cut} %`,
+    score_meaning: `Share of eligible patients with HbA1c or GMI ${above}, without a result, or not tested (lower is better)`,
+    gapReason: (a) =>
+      a.glycemic_status_done === false
+        ? 'No HbA1c or GMI in the period'
+        : a.glycemic_status_without_result === true
+          ? 'Most recent HbA1c or GMI recorded without a numeric result'
+          : `Most recent HbA1c or GMI ${shown(a.glycemic_status_lowest, '%')} (${above})`,
+    gapAtCare: (a) =>
+      a.glycemic_status_done === false
+        ? { gap: 'no HbA1c or GMI', action: 'Order HbA1c' }
+        : a.glycemic_status_without_result === true
+          ? { gap: 'most recent HbA1c recorded without a result', action: 'Repeat HbA1c' }
+          : { gap: `most recent HbA1c ${shown(a.glycemic_status_lowest, '%')} (${above})`, action: 'Intensify therapy; repeat HbA1c' },
+  };
+}
+
 export const CMS122: ShippedMeasure = {
   id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
   identifier: 'CMS122',
-  title: 'Diabetes: Glycemic Status Assessment Greater Than 9%',
   improvement_notation: 'decrease',
   source: 'CMS122v12 (2024 QI-Core eCQM)',
   model: modelOf(parameters, rules),
-  goal: 'Most recent HbA1c or GMI in the period at or below 9 %',
-  score_meaning: 'Share of eligible patients with HbA1c or GMI above 9 %, without a result, or not tested (lower is better)',
-  gapReason: (a) =>
-    a.glycemic_status_done === false
-      ? 'No HbA1c or GMI in the period'
-      : a.glycemic_status_without_result === true
-        ? 'Most recent HbA1c or GMI recorded without a numeric result'
-        : `Most recent HbA1c or GMI ${shown(a.glycemic_status_lowest, '%')} (above 9 %)`,
-  gapAtCare: (a) =>
-    a.glycemic_status_done === false
-      ? { gap: 'no HbA1c or GMI', action: 'Order HbA1c' }
-      : a.glycemic_status_without_result === true
-        ? { gap: 'most recent HbA1c recorded without a result', action: 'Repeat HbA1c' }
-        : { gap: `most recent HbA1c ${shown(a.glycemic_status_lowest, '%')} (above 9 %)`, action: 'Intensify therapy; repeat HbA1c' },
+  ...words(9),
+  reworded: (model) => words(cutPointOf(model, 'numerator', 'glycemic_status_lowest', ['greater_than'])),
 };

@@ -16,6 +16,8 @@ import {
   shown,
   VS,
   yesNo,
+  cutPointOf,
+  type MeasureWords,
   type ShippedMeasure,
 } from './measure-content';
 
@@ -98,24 +100,37 @@ const rules = [
   ]),
 ];
 
+/** The words that state CMS165's numerator cut-points (below 140/90 mmHg as shipped). */
+function words(systolic: number | null, diastolic: number | null): MeasureWords {
+  const goal = systolic !== null && diastolic !== null ? `below ${systolic}/${diastolic} mmHg` : 'in the numerator';
+  return {
+    title: 'Controlling High Blood Pressure',
+    goal: `Most recent blood pressure in the period ${goal}`,
+    score_meaning: `Share of eligible patients whose most recent blood pressure is ${goal} (higher is better)`,
+    gapReason: (a) =>
+      a.systolic_recorded === false || a.diastolic_recorded === false
+        ? 'No blood pressure reading in the period'
+        : `Most recent blood pressure ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')} (goal ${goal.replace(' mmHg', '')})`,
+    gapAtCare: (a) =>
+      a.systolic_recorded === false || a.diastolic_recorded === false
+        ? { gap: 'no blood pressure reading', action: 'Measure blood pressure' }
+        : {
+            gap: `blood pressure not controlled (most recent ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')})`,
+            action: 'Intensify antihypertensive therapy; recheck blood pressure',
+          },
+  };
+}
+
 export const CMS165: ShippedMeasure = {
   id: 'ControllingHighBloodPressureFHIR',
   identifier: 'CMS165',
-  title: 'Controlling High Blood Pressure',
   improvement_notation: 'increase',
   source: 'CMS165v12 (2024 QI-Core eCQM)',
   model: modelOf(parameters, rules),
-  goal: 'Most recent blood pressure in the period below 140/90 mmHg',
-  score_meaning: 'Share of eligible patients whose most recent blood pressure is below 140/90 mmHg (higher is better)',
-  gapReason: (a) =>
-    a.systolic_recorded === false || a.diastolic_recorded === false
-      ? 'No blood pressure reading in the period'
-      : `Most recent blood pressure ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')} (goal below 140/90)`,
-  gapAtCare: (a) =>
-    a.systolic_recorded === false || a.diastolic_recorded === false
-      ? { gap: 'no blood pressure reading', action: 'Measure blood pressure' }
-      : {
-          gap: `blood pressure not controlled (most recent ${shown(a.systolic_lowest, '').trim()}/${shown(a.diastolic_lowest, 'mmHg')})`,
-          action: 'Intensify antihypertensive therapy; recheck blood pressure',
-        },
+  ...words(140, 90),
+  reworded: (model) =>
+    words(
+      cutPointOf(model, 'numerator', 'systolic_lowest', ['less_than']),
+      cutPointOf(model, 'numerator', 'diastolic_lowest', ['less_than']),
+    ),
 };

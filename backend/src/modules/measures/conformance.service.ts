@@ -5,6 +5,7 @@ import type { ConformanceCaseJson, ConformanceJson, ConformanceMeasureJson } fro
 import { prepareMeasure, type PopulationCode } from '@cds/engine';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { codesOf } from '../records';
+import { PublishedMeasures } from '../measure-versions';
 import { SHIPPED_MEASURES } from './shipped-measures';
 import type { ShippedMeasure } from './measure-content';
 
@@ -27,12 +28,20 @@ interface DeckCase {
 export class ConformanceService {
   private cached: Promise<ConformanceJson> | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly published: PublishedMeasures,
+  ) {}
 
-  report(): Promise<ConformanceJson> {
+  /** The decks' report on the shipped definitions, each naming the published local version where one differs from it. */
+  async report(): Promise<ConformanceJson> {
     this.cached ??= Promise.resolve().then(() => this.run());
     this.cached.catch(() => (this.cached = null));
-    return this.cached;
+    const [report, published] = await Promise.all([this.cached, this.published.all()]);
+    return {
+      ...report,
+      measures: report.measures.map((m) => ({ ...m, published_version: published.find((p) => p.id === m.id)?.local ?? null })),
+    };
   }
 
   private run(): ConformanceJson {
@@ -46,7 +55,7 @@ export class ConformanceService {
 
   private measure(dir: string, m: ShippedMeasure): ConformanceMeasureJson {
     const deck = readdirSync(dir).find((d) => d.startsWith(`${m.identifier}-`)) ?? null;
-    const base = { id: m.id, identifier: m.identifier, title: m.title, deck };
+    const base = { id: m.id, identifier: m.identifier, title: m.title, deck, published_version: null };
     if (!deck) return { ...base, agreed: 0, cases: [] };
     const codes = new Map<string, string[]>();
     for (const f of readdirSync(join(dir, deck, 'valuesets')).filter((f) => f.endsWith('.json'))) {

@@ -1,4 +1,5 @@
 import { isAnyOf } from '@cds/engine';
+import type { MeasureLocalVersionJson } from '@cds/contracts';
 import type {
   Answers,
   Criterion,
@@ -45,6 +46,35 @@ export interface ShippedMeasure {
    * `gap` without the year ("no kidney health evaluation (eGFR and UACR)"), and the next step.
    */
   gapAtCare(answers: Answers): { gap: string; action: string };
+  /** Set on a published local version only: version 1, the CMS definition as shipped, has none. */
+  local?: MeasureLocalVersionJson;
+  /**
+   * The words above that state a cut-point of the model ("above 9 %"), said again for an edited model, so a local
+   * version never words its gaps with the shipped cut-point. Absent: the words name no cut-point.
+   */
+  reworded?(model: MeasureModel): MeasureWords;
+}
+
+/** What a measure says in words, which a local version's model may change. */
+export type MeasureWords = Pick<ShippedMeasure, 'title' | 'goal' | 'score_meaning' | 'gapReason' | 'gapAtCare'>;
+
+/**
+ * The one number every condition of a population puts on a parameter with one of these operators (CMS122's 9 in
+ * "> 9 %"); null when the population has none, or several that differ (the words then name no number).
+ */
+export function cutPointOf(
+  model: MeasureModel,
+  population: PopulationCode,
+  parameter: string,
+  operators: readonly string[],
+): number | null {
+  const ids = new Set(model.populations[population] ?? []);
+  const values = model.rules
+    .filter((r) => ids.has(r.id))
+    .flatMap((r) => r.conditions)
+    .filter((c) => c.parameter === parameter && operators.includes(String(c.operator)))
+    .map((c) => c.value);
+  return values.length && values.every((v) => typeof v === 'number' && v === values[0]) ? (values[0] as number) : null;
 }
 
 /** A measured answer in words with its readable unit: "10.2 %", "152 mmHg", "not read". */

@@ -19,9 +19,13 @@ export function measureResource(base: string, m: ShippedMeasure): FhirResourceJs
     url: measureUrl(base, m),
     identifier: [{ system: 'https://cms.gov/eCQM', value: m.identifier }],
     name: m.id,
-    title: m.title,
+    // A published local edit is not the CMS measure as specified: it says which local version it is, and why.
+    ...(m.local ? { version: m.local.label } : {}),
+    title: m.local ? `${m.title} (local version ${m.local.version})` : m.title,
     status: 'active',
-    description: `${m.title} (${m.identifier}), evaluated by DiabetesCDS's own criteria and rules. Source: ${m.source}.`,
+    description: m.local
+      ? `Local version ${m.local.version} of ${m.identifier} (${m.title}), changed from the CMS specification on ${m.local.published_at.slice(0, 10)}: ${m.local.note}. Evaluated by DiabetesCDS's own criteria and rules. Source: ${m.source}.`
+      : `${m.title} (${m.identifier}), evaluated by DiabetesCDS's own criteria and rules. Source: ${m.source}.`,
     scoring: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/measure-scoring', code: 'proportion' }] },
     improvementNotation: { coding: [{ system: IMPROVEMENT_SYSTEM, code: m.improvement_notation }] },
     group: [
@@ -83,7 +87,8 @@ export function measureReport(input: ReportInput): FhirResourceJson {
     ...(lists.length ? { contained: lists } : {}),
     status: 'complete',
     type: input.type,
-    measure: measureUrl(input.base, measure),
+    // A local version is named by its canonical version: `…/Measure/<id>|2 (local)`.
+    measure: measure.local ? `${measureUrl(input.base, measure)}|${measure.local.label}` : measureUrl(input.base, measure),
     ...(input.subject ? { subject: { reference: input.subject } } : {}),
     date: input.now.toISOString(),
     period: input.period,

@@ -21,14 +21,14 @@ export class MeasuresController {
   @ContractResponse('FhirResourceJson', FHIR_JSON)
   @Get()
   @ApiOperation({ summary: 'The installed quality measures (CMS122, CMS951, CMS165) as a searchset Bundle of FHIR Measures' })
-  list(): FhirResourceJson {
+  list(): Promise<FhirResourceJson> {
     return this.measures.list();
   }
 
   @ContractResponse('FhirResourceJson', FHIR_JSON)
   @Get(':id')
   @ApiOperation({ summary: 'One installed measure as a FHIR Measure' })
-  get(@Param('id') id: string): FhirResourceJson {
+  get(@Param('id') id: string): Promise<FhirResourceJson> {
     return this.measures.get(id);
   }
 

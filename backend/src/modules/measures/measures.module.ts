@@ -1,12 +1,14 @@
 import { Logger, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CdsHooksModule } from '../cds-hooks';
+import { MeasureVersionsModule } from '../measure-versions';
 import { createJobQueue } from '../polish';
 import { RecordsModule } from '../records';
 import { ConformanceService } from './conformance.service';
 import { MeasureDesignController } from './designer/measure-design.controller';
 import { MeasureDesignService } from './designer/measure-design.service';
 import { MeasureDraftService } from './designer/measure-draft.service';
+import { MeasureVersionsService } from './designer/measure-versions.service';
 import { MeasuresController } from './measures.controller';
 import { MeasuresService } from './measures.service';
 import { PanelController } from './panel.controller';
@@ -20,7 +22,7 @@ import { MeasureRunsService } from './runs/measure-runs.service';
 
 /** Quality measures over the clinic's stored records (issue 21), in the product's own rule model. */
 @Module({
-  imports: [RecordsModule, CdsHooksModule],
+  imports: [RecordsModule, CdsHooksModule, MeasureVersionsModule],
   controllers: [MeasuresController, PanelController, MeasureRunsController, MeasureDesignController],
   providers: [
     {
@@ -43,6 +45,7 @@ import { MeasureRunsService } from './runs/measure-runs.service';
     ConformanceService,
     MeasureDesignService,
     MeasureDraftService,
+    MeasureVersionsService,
   ],
   exports: [MeasureRunsRunner],
 })

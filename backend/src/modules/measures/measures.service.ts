@@ -6,12 +6,12 @@ import { conflict, notFound } from '../../common/errors';
 import { RecordsRepository } from '../records';
 import { measureReport, measureResource } from './measure-report';
 import { valueSetsOf, type ShippedMeasure } from './measure-content';
-import { SHIPPED_MEASURES } from './shipped-measures';
 import { ageAt, gapRows, measureSummary, patientMeasure, patientName } from './panel';
 import { patientHistories } from './patient-histories';
 import { hba1cBand, hba1cDistribution } from './hba1c-distribution';
 import { CMS122 } from './cms122';
 import { shippedValueSets } from '../records';
+import { PublishedMeasures } from '../measure-versions';
 import { measureVersion } from './measure-version';
 import { MeasureResultsRepository, type ResultRow } from './runs/measure-results.repository';
 import { readParams, trendMonths, type EvaluateMeasureParams } from './measure-params';
@@ -60,27 +60,29 @@ export class MeasuresService {
   constructor(
     private readonly records: RecordsRepository,
     private readonly results: MeasureResultsRepository,
+    private readonly published: PublishedMeasures,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  list(): FhirResourceJson {
+  async list(): Promise<FhirResourceJson> {
+    const measures = await this.published.all();
     return {
       resourceType: 'Bundle',
       type: 'searchset',
-      total: SHIPPED_MEASURES.length,
-      entry: SHIPPED_MEASURES.map((m) => ({
+      total: measures.length,
+      entry: measures.map((m) => ({
         fullUrl: `${this.config.publicUrl}/api/fhir/Measure/${m.id}`,
         resource: measureResource(this.config.publicUrl, m),
       })),
     };
   }
 
-  get(id: string): FhirResourceJson {
-    return measureResource(this.config.publicUrl, this.measure(id));
+  async get(id: string): Promise<FhirResourceJson> {
+    return measureResource(this.config.publicUrl, await this.measure(id));
   }
 
   async evaluate(id: string, params: EvaluateMeasureParams): Promise<FhirResourceJson> {
-    const measure = this.measure(id);
+    const measure = await this.measure(id);
     const { period, reportType, subject } = readParams(params);
     const patients = await this.subjects(subject);
     const individual = subject?.startsWith('Patient/') && reportType !== 'subject-list' && reportType !== 'population';
@@ -105,7 +107,7 @@ export class MeasuresService {
    * evaluation figure).
    */
   async panelSummaries(ids: readonly string[], period: { start: string; end: string }): Promise<FhirResourceJson[]> {
-    const measures = ids.map((id) => this.measure(id));
+    const measures = await Promise.all(ids.map((id) => this.measure(id)));
     const all = await this.outcomes(measures, period, await this.records.patientIds(), 'populations');
     return measures.map((measure, i) =>
       measureReport({ base: this.config.publicUrl, measure, period, type: 'summary', outcomes: all[i], now: new Date() }),
@@ -119,10 +121,11 @@ export class MeasuresService {
    */
   async panel(period: { start: string; end: string }): Promise<PanelJson> {
     const ids = await this.records.patientIds();
-    const { outcomes: all, bands } = await this.currentOutcomes(await this.prepare(SHIPPED_MEASURES), period, ids);
-    const cms122 = SHIPPED_MEASURES.indexOf(CMS122);
+    const measures = await this.published.all();
+    const { outcomes: all, bands } = await this.currentOutcomes(await this.prepare(measures), period, ids);
+    const cms122 = measures.findIndex((m) => m.id === CMS122.id);
     const denominator = [...all[cms122]].filter(([, o]) => o.populations.denominator === true).map(([id]) => bands.get(id) ?? 'no_result');
-    const rows = SHIPPED_MEASURES.flatMap((m, i) => gapRows(m, all[i]));
+    const rows = measures.flatMap((m, i) => gapRows(m, all[i]));
     const patients = await this.records.patients([...new Set(rows.map((r) => r.patient_id))]);
     const gaps: PanelGapJson[] = rows.map((r) => {
       const p = patients.get(r.patient_id);
@@ -132,9 +135,9 @@ export class MeasuresService {
     return {
       period,
       patients: ids.length,
-      measures: SHIPPED_MEASURES.map((m, i) => measureSummary(m, all[i])),
+      measures: measures.map((m, i) => measureSummary(m, all[i])),
       gaps,
-      hba1c_distribution: hba1cDistribution(CMS122, denominator),
+      hba1c_distribution: hba1cDistribution(measures[cms122], denominator),
     };
   }
 
@@ -151,8 +154,9 @@ export class MeasuresService {
     // only from the store, which a run with the trend fills (computing them would hold the request for minutes).
     const max = this.config.panelTrendMaxPatients;
     const large = ids.length > max;
+    const measures = await this.published.all();
     const read = await this.currentOutcomesOver(
-      await this.prepare(SHIPPED_MEASURES),
+      await this.prepare(measures),
       months.map((m) => m.period),
       ids,
       large,
@@ -167,7 +171,7 @@ export class MeasuresService {
       basis: 'rolling_12_months',
       through: months[months.length - 1].month,
       patients: ids.length,
-      measures: SHIPPED_MEASURES.map((m, i) => ({
+      measures: measures.map((m, i) => ({
         id: m.id,
         identifier: m.identifier,
         title: m.title,
@@ -185,7 +189,8 @@ export class MeasuresService {
     const patient = await this.records.find('Patient', id);
     if (!patient) throw notFound(`Patient/${id}`);
     const record = (await this.records.recordsOf([id])).get(id) ?? [];
-    const all = await this.outcomes(SHIPPED_MEASURES, period, [id], 'evidence', new Map([[id, record]]));
+    const measures = await this.published.all();
+    const all = await this.outcomes(measures, period, [id], 'evidence', new Map([[id, record]]));
     const p = patient.resource;
     const birth = typeof p.birthDate === 'string' ? p.birthDate : null;
     return {
@@ -197,7 +202,7 @@ export class MeasuresService {
         age: ageAt(birth, period.end),
         gender: typeof p.gender === 'string' ? p.gender : null,
       },
-      measures: SHIPPED_MEASURES.map((m, i) => patientMeasure(m, all[i].get(id)!, record)),
+      measures: measures.map((m, i) => patientMeasure(m, all[i].get(id)!, record)),
       histories: patientHistories(record, Date.now()),
     };
   }
@@ -311,7 +316,7 @@ export class MeasuresService {
       bands: new Map<string, PanelHba1cBand>(),
       evaluated: patients.length,
     }));
-    const cms122 = set.measures.indexOf(CMS122);
+    const cms122 = set.measures.findIndex((m) => m.id === CMS122.id);
     for (let i = 0; i < patients.length; i += STORED_SLICE) {
       const ids = patients.slice(i, i + STORED_SLICE);
       const stamps = await this.results.stamps(ids);
@@ -374,10 +379,9 @@ export class MeasuresService {
     }
   }
 
-  measure(id: string): ShippedMeasure {
-    const m = SHIPPED_MEASURES.find((x) => x.id === id);
-    if (!m) throw notFound('Measure');
-    return m;
+  /** One measure as published now (the shipped definition, or the local version an administrator published). */
+  measure(id: string): Promise<ShippedMeasure> {
+    return this.published.one(id);
   }
 
   /** The patients a report is about: one Patient, a Group's members, or every patient with records. */

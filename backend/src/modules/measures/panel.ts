@@ -116,6 +116,7 @@ export function measureSummary(m: ShippedMeasure, outcomes: ReadonlyMap<string, 
     eligible,
     score: eligible > 0 ? Number((counts.numerator / eligible).toFixed(6)) : null,
     gaps: counting('gap'),
+    local_version: m.local ?? null,
   };
 }
 
@@ -229,5 +230,6 @@ export function patientMeasure(m: ShippedMeasure, o: MeasureOutcome, record: rea
           .filter((x): x is PanelInputJson => !!x),
       };
     }),
+    local_version: m.local ?? null,
   };
 }

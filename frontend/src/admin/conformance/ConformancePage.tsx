@@ -139,6 +139,13 @@ function MeasureDeck({ m, phone }: { m: ConformanceMeasureJson; phone: boolean }
         </Stack>
       </AccordionSummary>
       <AccordionDetails id={`deck-${m.identifier}`}>
+        {/* The decks are about the measure as CMS specifies it; a published local edit is not what they check. */}
+        {m.published_version && (
+          <Alert severity="info" sx={{ mb: 1 }}>
+            These cases check version 1 ({m.identifier} as CMS specifies it). Version {m.published_version.label}, published{' '}
+            {m.published_version.published_at.slice(0, 10)}, is in use and differs from it: {m.published_version.note}
+          </Alert>
+        )}
         {m.deck ? (
           phone ? (
             <CasesList m={m} />

@@ -19,10 +19,11 @@ import { PageHeader } from '../components/PageHeader';
 import { useAdminQuery } from '../components/useAdminQuery';
 import { adminApi } from '../providers/dataProvider';
 import { MeasureDraftPreview } from './MeasureDraftPreview';
+import { MeasureVersions } from './MeasureVersions';
 import { findingsLabel } from './MeasureDesignsPage';
 import { AnalysisSection, CriteriaSection, PopulationsSection, VersionSection } from './MeasureSections';
 
-type TabKey = 'populations' | 'criteria' | 'version' | 'analysis' | 'vignettes' | 'draft';
+type TabKey = 'populations' | 'criteria' | 'version' | 'analysis' | 'vignettes' | 'draft' | 'versions';
 
 function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
   const v = d.vignettes;
@@ -39,9 +40,16 @@ function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
     deck: v.deck,
     agreed: v.agreed,
     cases: v.cases,
+    published_version: null,
   };
   return (
     <Stack spacing={2}>
+      {d.published.source === 'local' && (
+        <Alert severity="info">
+          The official cases check version 1 (CMS as shipped). Version {d.published.label} is published here and differs from it: these
+          results are not about the version in use.
+        </Alert>
+      )}
       <Alert severity={v.agreed === v.total ? 'success' : 'warning'}>
         {v.agreed} of {v.total} official cases agree: each population reads expected / computed by these rules.
       </Alert>
@@ -51,8 +59,9 @@ function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
 }
 
 /**
- * One shipped measure in the designer (issue 21), read only: its populations as rule groups, the record criteria
- * they read, its version, the designer's analysis, and the official test cases as its vignettes.
+ * One measure in the designer (issue 21): its published version's populations as rule groups, the record criteria
+ * they read, its version, the designer's analysis, the official test cases (of the shipped version) as its
+ * vignettes, its draft (edit, save, discard, impact, publish) and its versions.
  */
 export default function MeasureDesignPage() {
   const { id = '' } = useParams();
@@ -79,26 +88,47 @@ export default function MeasureDesignPage() {
     ['version', 'Version'],
     ['analysis', `Analysis${d.analysis.findings.length ? ` (${d.analysis.findings.length})` : ''}`],
     ['vignettes', 'Vignettes'],
-    ['draft', 'Draft and impact'],
+    ['draft', d.draft ? `Draft (version ${d.draft.label})` : 'Draft and impact'],
+    ['versions', 'History'],
   ];
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
       <Box sx={{ mb: 1 }}>{back}</Box>
-      <PageHeader title={`${d.identifier} · ${d.title}`} subtitle={d.score_meaning} />
+      <PageHeader
+        title={`${d.identifier} · ${d.title}`}
+        subtitle={d.score_meaning}
+        actions={
+          <Button variant="contained" onClick={() => setTab('draft')} sx={{ whiteSpace: 'nowrap' }}>
+            {d.draft ? 'Edit draft' : 'Edit'}
+          </Button>
+        }
+      />
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 2 }}>
-        <Chip size="small" label="Read only" />
+        <Chip
+          size="small"
+          color={d.published.source === 'local' ? 'warning' : 'default'}
+          label={`Published: version ${d.published.label}`}
+        />
+        {d.draft && <Chip size="small" color="info" label={`Draft saved: version ${d.draft.label}`} />}
         <Chip size="small" variant="outlined" label={`Version ${d.version.hash}`} sx={{ fontFamily: 'monospace', maxWidth: '100%' }} />
         <Chip
           size="small"
           color={d.version.hash === d.version.shipped_hash ? 'default' : 'warning'}
-          label={d.version.hash === d.version.shipped_hash ? 'Shipped version' : 'Value sets changed since shipped'}
+          label={
+            d.version.hash === d.version.shipped_hash
+              ? 'Shipped version'
+              : d.published.source === 'local'
+                ? 'Local version: not the measure as CMS specifies it'
+                : 'Value sets changed since shipped'
+          }
         />
         <Chip size="small" color={d.analysis.summary.error ? 'error' : 'default'} label={findingsLabel(d.analysis.summary)} />
         {d.vignettes.available && (
           <Chip
             size="small"
             color={d.vignettes.agreed === d.vignettes.total ? 'success' : 'error'}
-            label={`${d.vignettes.agreed} of ${d.vignettes.total} official cases agree`}
+            // The decks check version 1: said so beside a local version, whose own agreement nobody checked.
+            label={`${d.vignettes.agreed} of ${d.vignettes.total} official cases agree${d.published.source === 'local' ? ' (version 1 as shipped)' : ''}`}
           />
         )}
       </Stack>
@@ -124,7 +154,11 @@ export default function MeasureDesignPage() {
         {tab === 'version' && <VersionSection d={d} phone={phone} />}
         {tab === 'analysis' && <AnalysisSection d={d} />}
         {tab === 'vignettes' && <Vignettes d={d} phone={phone} />}
-        {tab === 'draft' && <MeasureDraftPreview d={d} />}
+        {/* A new saved draft or publish starts the form again from what is stored. */}
+        {tab === 'draft' && (
+          <MeasureDraftPreview key={d.draft ? `${d.draft.version}-${d.draft.revision}` : `published-${d.published.version}`} d={d} />
+        )}
+        {tab === 'versions' && <MeasureVersions measureId={d.id} phone={phone} />}
       </Box>
     </Box>
   );

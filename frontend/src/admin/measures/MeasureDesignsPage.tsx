@@ -39,15 +39,19 @@ function MeasureCard({ m }: { m: MeasureDesignSummaryJson }) {
             <Chip size="small" variant="outlined" label={`Version ${m.version}`} sx={{ fontFamily: 'monospace', maxWidth: '100%' }} />
             <Chip
               size="small"
-              color={m.changed_since_shipped ? 'warning' : 'default'}
-              label={m.changed_since_shipped ? 'Value sets changed since shipped' : 'Shipped version'}
+              color={m.published_version.endsWith('(local)') ? 'warning' : 'default'}
+              label={`Published: version ${m.published_version}`}
             />
+            {m.changed_since_shipped && !m.published_version.endsWith('(local)') && (
+              <Chip size="small" color="warning" label="Value sets changed since shipped" />
+            )}
+            {m.has_draft && <Chip size="small" color="info" label="Draft saved" />}
             <Chip size="small" color={m.findings.error ? 'error' : 'default'} label={findingsLabel(m.findings)} />
             {m.vignettes.total ? (
               <Chip
                 size="small"
                 color={m.vignettes.agreed === m.vignettes.total ? 'success' : 'error'}
-                label={`${m.vignettes.agreed} of ${m.vignettes.total} official cases agree`}
+                label={`${m.vignettes.agreed} of ${m.vignettes.total} official cases agree${m.published_version.endsWith('(local)') ? ' (version 1 as shipped)' : ''}`}
               />
             ) : (
               <Chip size="small" label="No official cases installed" />
@@ -59,7 +63,7 @@ function MeasureCard({ m }: { m: MeasureDesignSummaryJson }) {
   );
 }
 
-/** The shipped quality measures, each a rule set of the product's own model, opened read only in the designer. */
+/** The quality measures, each a rule set of the product's own model: the published version of each, and whether a draft is saved. */
 export default function MeasureDesignsPage() {
   const list = useAdminQuery(['measure-designs'], adminApi.measureDesigns);
   return (

@@ -7,24 +7,26 @@ import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { MeasureDesignJson, MeasureDraftRuleJson, MeasureImpactJson } from '@cds/contracts';
 import { errorMessage } from '../../api';
 import { adminApi } from '../providers/dataProvider';
+import { ImpactCounts } from './ImpactCounts';
+import { MeasureDraftActions } from './MeasureDraftActions';
 
 interface DraftRule extends MeasureDraftRuleJson {
+  id: string;
   included: boolean;
   texts: string[];
+  /** The value each text was worded with (the published one): where a number field splits the words. */
+  worded: unknown[];
+  /** The published rule's name, which states those values ("Most recent HbA1c or GMI > 9 %"). */
+  wordedName: string;
 }
 
-const draftOf = (d: MeasureDesignJson): DraftRule[] =>
+const publishedOf = (d: MeasureDesignJson): DraftRule[] =>
   d.populations.flatMap((p) =>
     p.rules.map((r) => ({
       id: r.id,
@@ -32,9 +34,60 @@ const draftOf = (d: MeasureDesignJson): DraftRule[] =>
       population: p.code,
       included: true,
       texts: r.conditions.map((c) => c.text),
+      worded: r.conditions.map((c) => c.value),
+      wordedName: r.name,
       conditions: r.conditions.map((c) => ({ parameter: c.parameter_id, operator: c.operator, value: c.value })),
     })),
   );
+
+/** The saved draft on the published rules' words: a published rule the draft leaves out is shown left out. */
+function draftOf(d: MeasureDesignJson): DraftRule[] {
+  const published = publishedOf(d);
+  if (!d.draft) return published;
+  const saved = new Map(d.draft.rules.map((r) => [r.id, r]));
+  const same = (p: DraftRule, r: MeasureDraftRuleJson | undefined) => !!r && r.conditions.length === p.conditions.length;
+  const kept = published.map((p) =>
+    same(p, saved.get(p.id)) ? { ...p, name: saved.get(p.id)!.name, conditions: saved.get(p.id)!.conditions } : { ...p, included: false },
+  );
+  const extra = d.draft.rules
+    .filter((r) => !published.some((p) => p.id === r.id && same(p, r)))
+    .map((r, i) => ({
+      ...r,
+      id: r.id ?? `draft-${i + 1}`,
+      included: true,
+      texts: r.conditions.map((c) => `${c.parameter} ${c.operator} ${String(c.value)}`),
+      worded: r.conditions.map((c) => c.value),
+      wordedName: r.name,
+    }));
+  return [...kept, ...extra];
+}
+
+const token = (n: number) => new RegExp(`(^|[^\\d.])${String(n).replace('.', '\\.')}(?![\\d.])`);
+
+/**
+ * The rule's name with the cut-points it states moved with the conditions ("> 9 %" becomes "> 8 %"): the Panel's
+ * evidence and a gap card's basis show it, and the server refuses a name that still states the old number.
+ */
+function nameFor(r: DraftRule, conditions: MeasureDraftRuleJson['conditions']): string {
+  let name = r.wordedName;
+  let moved = true;
+  conditions.forEach((c, k) => {
+    const was = r.worded[k];
+    if (typeof was !== 'number' || was === c.value) return;
+    if (typeof c.value === 'number' && token(was).test(name)) name = name.replace(token(was), `$1${c.value}`);
+    else moved = false;
+  });
+  return moved ? name : r.name;
+}
+
+const payloadOf = (rules: DraftRule[]): MeasureDraftRuleJson[] =>
+  rules.filter((r) => r.included).map(({ id, name, population, conditions }) => ({ id, name, population, conditions }));
+/** Rules compared by content (the database keeps an object's keys in its own order). */
+const sameRules = (a: MeasureDraftRuleJson[], b: MeasureDraftRuleJson[]) => {
+  const key = (rs: MeasureDraftRuleJson[]) =>
+    JSON.stringify(rs.map((r) => [r.id, r.name, r.population, r.conditions.map((c) => [c.parameter, c.operator, c.value])]));
+  return key(a) === key(b);
+};
 
 /** A condition's words around its value ("Most recent HbA1c or GMI (lowest that day) >", "%"), for the value's own field. */
 const around = (text: string, value: unknown): [string, string] => {
@@ -56,32 +109,7 @@ function Impact({ r }: { r: MeasureImpactJson }) {
           ? 'The draft is the current version.'
           : `As a measure version the draft would be ${r.versions.draft}; results stored under ${r.versions.current} would not count for it.`}
       </Alert>
-      <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="Patients per population, now and with the draft">
-          <TableHead>
-            <TableRow>
-              <TableCell>Population</TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                Now
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                With the draft
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {r.counts.map((c) => (
-              <TableRow key={c.population}>
-                <TableCell>{c.label}</TableCell>
-                <TableCell align="right">{c.before}</TableCell>
-                <TableCell align="right" sx={{ fontWeight: c.before === c.after ? 400 : 700 }}>
-                  {c.after}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </Box>
+      <ImpactCounts r={r} />
       {r.analysis.findings.map((f, i) => (
         <Alert key={`${f.code}-${i}`} severity={f.severity}>
           <strong>{f.population}:</strong> {f.message}
@@ -109,12 +137,15 @@ function Impact({ r }: { r: MeasureImpactJson }) {
 }
 
 /**
- * A draft of the measure's population rules (a cut-point changed, a rule left out) and its impact over the
- * stored records: which patients would change population. Nothing is saved; publishing drafts is not offered yet.
+ * The measure's draft of population rules (a cut-point changed, a rule left out), started from the published version
+ * or the saved draft: its impact over the stored records, and Save, Discard and Publish. Record criteria and value
+ * sets stay as shipped.
  */
 export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
   const initial = useMemo(() => draftOf(d), [d]);
   const [rules, setRules] = useState(initial);
+  const payload = payloadOf(rules);
+  const dirty = !sameRules(payload, d.draft ? d.draft.rules : payloadOf(publishedOf(d)));
   const [period, setPeriod] = useState({ start: d.measurement_period.start, end: d.measurement_period.end });
   const [state, setState] = useState<{ loading: boolean; result: MeasureImpactJson | null; error: unknown }>({
     loading: false,
@@ -126,7 +157,7 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
     setState({ loading: true, result: null, error: null });
     adminApi
       .measureImpact(d.id, {
-        rules: rules.filter((r) => r.included).map(({ id, name, population, conditions }) => ({ id, name, population, conditions })),
+        rules: payload,
         periodStart: period.start,
         periodEnd: period.end,
       })
@@ -137,9 +168,13 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
   return (
     <Stack spacing={2}>
       <Alert severity="info">
-        Change a cut-point or leave a rule out, then preview which stored patients would change population. The draft is not saved and the
-        measure in use does not change.
+        {d.draft
+          ? `Draft version ${d.draft.label}, saved ${d.draft.updated?.email ? `by ${d.draft.updated.email}` : ''} (revision ${d.draft.revision}). `
+          : `Editing from version ${d.published.label}. `}
+        Change a cut-point or leave a rule out, then preview which stored patients would change population. The measure in use changes only
+        when a saved draft is published.
       </Alert>
+      <MeasureDraftActions d={d} rules={payload} dirty={dirty} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField
           label="Period start"
@@ -176,9 +211,9 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
           />
           <Stack spacing={1} sx={{ pl: 4 }}>
             {r.conditions.map((c, j) =>
-              typeof initial[i].conditions[j].value === 'number' ? (
+              typeof r.worded[j] === 'number' ? (
                 <Stack key={j} direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-                  <Typography variant="body2">{before(r.texts[j], initial[i].conditions[j].value)}</Typography>
+                  <Typography variant="body2">{before(r.texts[j], r.worded[j])}</Typography>
                   <TextField
                     size="small"
                     type="number"
@@ -186,21 +221,19 @@ export function MeasureDraftPreview({ d }: { d: MeasureDesignJson }) {
                     disabled={!r.included}
                     value={String(c.value)}
                     onChange={(e) =>
-                      update(i, (x) => ({
-                        ...x,
-                        conditions: x.conditions.map((y, k) =>
+                      update(i, (x) => {
+                        const conditions = x.conditions.map((y, k) =>
                           k === j ? { ...y, value: e.target.value === '' ? '' : Number(e.target.value) } : y,
-                        ),
-                      }))
+                        );
+                        return { ...x, name: nameFor(x, conditions), conditions };
+                      })
                     }
                     slotProps={{
-                      htmlInput: { 'aria-label': `${r.name}: ${before(r.texts[j], initial[i].conditions[j].value)}`, step: 'any' },
+                      htmlInput: { 'aria-label': `${r.name}: ${before(r.texts[j], r.worded[j])}`, step: 'any' },
                       // The cut-point's unit as the condition reads it ("%", "years"), beside the number typed.
-                      input: unitOf(r.texts[j], initial[i].conditions[j].value)
+                      input: unitOf(r.texts[j], r.worded[j])
                         ? {
-                            endAdornment: (
-                              <InputAdornment position="end">{unitOf(r.texts[j], initial[i].conditions[j].value)}</InputAdornment>
-                            ),
+                            endAdornment: <InputAdornment position="end">{unitOf(r.texts[j], r.worded[j])}</InputAdornment>,
                           }
                         : {},
                     }}

@@ -258,6 +258,7 @@ export function VersionSection({ d, phone }: { d: MeasureDesignJson; phone: bool
               {v.shipped_hash}
             </Box>,
           ],
+          ['Published', `Version ${d.published.label}`],
           ['Source', d.source],
         ]}
       />
@@ -266,7 +267,9 @@ export function VersionSection({ d, phone }: { d: MeasureDesignJson; phone: bool
           'This is the shipped version: the rules and the value sets are the ones the product ships with.'
         ) : (
           <>
-            Value sets loaded since differ from the shipped ones, so results computed under the shipped version are no longer current:
+            {d.published.source === 'local'
+              ? `Version ${d.published.label} is published: it differs from the measure as CMS specifies it, so results computed under the shipped version are no longer current:`
+              : 'Value sets loaded since differ from the shipped ones, so results computed under the shipped version are no longer current:'}
             <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
               {v.changes.map((c) => (
                 <li key={c}>{c}</li>

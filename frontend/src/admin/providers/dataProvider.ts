@@ -15,6 +15,10 @@ import {
   type MeasureDesignSummaryJson,
   type MeasureDraftRequestJson,
   type MeasureImpactJson,
+  type MeasureDraftSaveJson,
+  type MeasurePublishJson,
+  type MeasureVersionDetailJson,
+  type MeasureVersionJson,
   type MeasureRunJson,
   type BoundaryVignetteJson,
   type PublishCheckJson,
@@ -124,6 +128,13 @@ export const adminApi = {
   measureDesign: (measureId: string) => call<MeasureDesignJson>('GET', `/measures/designs/${encodeURIComponent(measureId)}`),
   measureImpact: (measureId: string, draft: MeasureDraftRequestJson) =>
     call<MeasureImpactJson>('POST', `/measures/designs/${encodeURIComponent(measureId)}/impact`, draft),
+  measureVersions: (measureId: string) => call<MeasureVersionJson[]>('GET', `/measures/designs/${id(measureId)}/versions`),
+  saveMeasureDraft: (measureId: string, body: MeasureDraftSaveJson) =>
+    call<MeasureVersionDetailJson>('PUT', `/measures/designs/${id(measureId)}/draft`, body),
+  discardMeasureDraft: (measureId: string, revision: number) =>
+    call<unknown>('DELETE', `/measures/designs/${id(measureId)}/draft?${q({ revision: String(revision) })}`),
+  publishMeasureDraft: (measureId: string, body: MeasurePublishJson) =>
+    call<MeasureVersionDetailJson>('POST', `/measures/designs/${id(measureId)}/draft/publish`, body),
   measureRuns: () => call<MeasureRunJson[]>('GET', `/measure-runs?${q({ range: [0, 4] })}`),
   startMeasureRun: () => call<MeasureRunJson>('POST', '/measure-runs', { trend: true }),
 

@@ -115,6 +115,11 @@ function Measure({ m }: { m: PanelPatientMeasureJson }) {
       <Typography variant="body2" sx={{ mb: 1 }}>
         {m.reason}
       </Typography>
+      {m.local_version && (
+        <Typography variant="body2" color="warning.dark" sx={{ mb: 1 }}>
+          Local version {m.local_version.label} of {m.identifier}, not the CMS measure as specified: {m.local_version.note}
+        </Typography>
+      )}
       {inMeasure ? m.populations.map((p) => <Population key={p.code} p={p} />) : <Population p={m.populations[0]} />}
     </Box>
   );

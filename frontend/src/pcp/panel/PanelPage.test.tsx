@@ -18,6 +18,7 @@ const measure = (over: Partial<PanelMeasureJson>): PanelMeasureJson => ({
   counts: { initial_population: 3, denominator: 3, denominator_exclusion: 0, numerator: 1, undetermined: 1 },
   eligible: 2,
   score: 0.5,
+  local_version: null,
   gaps: 1,
   ...over,
 });
@@ -103,6 +104,7 @@ const EVIDENCE: PanelPatientJson = {
   measures: [
     {
       id: 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR',
+      local_version: null,
       identifier: 'CMS122',
       title: 'Diabetes: Glycemic Status Assessment Greater Than 9%',
       goal: 'Most recent HbA1c or GMI in the period at or below 9 %',

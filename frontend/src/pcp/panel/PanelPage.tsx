@@ -41,10 +41,18 @@ function MeasureCard({ m }: { m: PanelMeasureJson }) {
       <CardContent>
         <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 600 }}>
           {m.identifier}
+          {m.local_version ? ` · local version ${m.local_version.version}` : ''}
         </Typography>
         <Typography variant="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>
           {m.title}
         </Typography>
+        {/* A published local edit is not the CMS measure as specified: the card says so, with the clinic's reason. */}
+        {m.local_version && (
+          <Typography variant="body2" color="warning.dark" sx={{ mb: 1 }} data-testid={`local-version-${m.identifier}`}>
+            Local version {m.local_version.label} of {m.identifier}, changed from the CMS measure on{' '}
+            {m.local_version.published_at.slice(0, 10)}: {m.local_version.note}
+          </Typography>
+        )}
         <Stack direction="row" spacing={1} alignItems="baseline" flexWrap="wrap" useFlexGap>
           <Typography sx={{ fontSize: '2rem', fontWeight: 700 }} data-testid={`score-${m.identifier}`}>
             {percent(m.score)}

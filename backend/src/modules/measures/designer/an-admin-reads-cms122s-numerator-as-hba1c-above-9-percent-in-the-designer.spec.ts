@@ -107,6 +107,7 @@ it("CMS951's official cases are its vignettes, expected against computed", () =>
     identifier: 'CMS951',
     title: CMS951.title,
     deck: 'CMS951-kidney-health-evaluation',
+    published_version: null,
     agreed: 1,
     cases: [
       {

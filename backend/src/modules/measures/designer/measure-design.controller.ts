@@ -1,11 +1,27 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ADMIN_ROLES, type MeasureDesignJson, type MeasureDesignSummaryJson, type MeasureImpactJson } from '@cds/contracts';
-import { Roles } from '../../../common/auth-user';
+import {
+  ADMIN_ROLES,
+  type MeasureDesignJson,
+  type MeasureDesignSummaryJson,
+  type MeasureImpactJson,
+  type MeasureVersionDetailJson,
+  type MeasureVersionJson,
+} from '@cds/contracts';
+import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
 import { DraftBodyPipe, type DraftBody } from './measure-draft';
 import { MeasureDraftService } from './measure-draft.service';
 import { MeasureDesignService } from './measure-design.service';
+import {
+  DraftPublishPipe,
+  DraftSavePipe,
+  RevisionQueryPipe,
+  VersionParamPipe,
+  type DraftPublish,
+  type DraftSave,
+} from './measure-version-bodies';
+import { MeasureVersionsService } from './measure-versions.service';
 
 @ApiTags('measures')
 @ApiBearerAuth()
@@ -15,6 +31,7 @@ export class MeasureDesignController {
   constructor(
     private readonly designs: MeasureDesignService,
     private readonly drafts: MeasureDraftService,
+    private readonly versions: MeasureVersionsService,
   ) {}
 
   @ContractResponse('MeasureDesignSummaryJson', { array: true })
@@ -47,5 +64,60 @@ export class MeasureDesignController {
   })
   impact(@Param('id') id: string, @Body(DraftBodyPipe) body: DraftBody): Promise<MeasureImpactJson> {
     return this.drafts.impact(id, body);
+  }
+
+  @ContractResponse('MeasureVersionJson', { array: true })
+  @Get(':id/versions')
+  @ApiOperation({
+    summary:
+      "The measure's versions, newest first: its draft, the local versions published (and retired), and version 1, the CMS definition as shipped",
+  })
+  history(@Param('id') id: string): Promise<MeasureVersionJson[]> {
+    return this.versions.history(id);
+  }
+
+  @ContractResponse('MeasureVersionDetailJson')
+  @Get(':id/versions/:version')
+  @ApiOperation({ summary: 'One version of the measure with its population rules, as a draft sends them' })
+  version(@Param('id') id: string, @Param('version', VersionParamPipe) version: number): Promise<MeasureVersionDetailJson> {
+    return this.versions.version(id, version);
+  }
+
+  @ContractBody('MeasureDraftSaveJson')
+  @ContractResponse('MeasureVersionDetailJson')
+  @Put(':id/draft')
+  @ApiOperation({
+    summary:
+      "Saves the measure's one draft of population rules (record criteria and value sets stay as shipped): draft_revision null starts one, else the revision edited; 409 when another draft exists or the draft was saved since",
+  })
+  saveDraft(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Body(DraftSavePipe) body: DraftSave,
+  ): Promise<MeasureVersionDetailJson> {
+    return this.versions.saveDraft(user, id, body);
+  }
+
+  @Delete(':id/draft')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Discards the draft at ?revision=N (409 when it was saved since); the published version stays as it is' })
+  discardDraft(@Param('id') id: string, @Query(RevisionQueryPipe) query: { revision: number }): Promise<void> {
+    return this.versions.discardDraft(id, query.revision);
+  }
+
+  @ContractBody('MeasurePublishJson')
+  @ContractResponse('MeasureVersionDetailJson')
+  @Post(':id/draft/publish')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Publishes the draft at draft_revision with a change note: from then on the Panel, $evaluate-measure, measure runs and CDS Hooks gap cards read it, as a local version. 400 with each problem when the engine cannot read it; 409 on analysis errors, a stale revision, or nothing changed',
+  })
+  publish(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Body(DraftPublishPipe) body: DraftPublish,
+  ): Promise<MeasureVersionDetailJson> {
+    return this.versions.publish(user, id, body);
   }
 }

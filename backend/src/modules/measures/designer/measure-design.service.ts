@@ -5,12 +5,13 @@ import { ConformanceService } from '../conformance.service';
 import { valueSetsOf } from '../measure-content';
 import { MeasuresService } from '../measures.service';
 import { SHIPPED_MEASURES } from '../shipped-measures';
+import { MeasureVersionsService } from './measure-versions.service';
 import { designSummary, measureDesign, type Codes } from './measure-design';
 
 /**
- * The shipped measures as the designer shows them (issue 21, read only): populations as rule groups,
- * criteria, version against the shipped value sets, the designer's analysis, and the official cases as
- * vignettes.
+ * The measures as the designer shows them (issue 21): each one's published version (the CMS definition as
+ * shipped, or a local version) with populations as rule groups, criteria, version against the shipped
+ * definition and value sets, the designer's analysis, the official cases as vignettes, and its draft.
  */
 @Injectable()
 export class MeasureDesignService {
@@ -20,6 +21,7 @@ export class MeasureDesignService {
     private readonly measures: MeasuresService,
     private readonly records: RecordsRepository,
     private readonly conformance: ConformanceService,
+    private readonly versions: MeasureVersionsService,
   ) {}
 
   async list(): Promise<MeasureDesignSummaryJson[]> {
@@ -32,16 +34,19 @@ export class MeasureDesignService {
   }
 
   private async designs(ids: readonly string[]): Promise<MeasureDesignJson[]> {
-    const measures = ids.map((id) => this.measures.measure(id));
+    const measures = await Promise.all(ids.map((id) => this.measures.measure(id)));
+    const versions = await Promise.all(ids.map((id) => this.versions.current(id)));
     // Stores the shipped value sets where missing, and refuses (409) a measure whose value sets are not loaded.
     await this.measures.prepare(measures);
     const codes = await this.records.valueSetCodes([...new Set(measures.flatMap(valueSetsOf))]);
     const shipped = this.shippedValueSets();
     const report = await this.conformance.report();
     const today = new Date();
-    return measures.map((measure) =>
+    return measures.map((measure, i) =>
       measureDesign({
         measure,
+        shipped: SHIPPED_MEASURES.find((m) => m.id === measure.id)!,
+        ...versions[i],
         codes,
         shippedCodes: shipped.codes,
         titles: shipped.titles,

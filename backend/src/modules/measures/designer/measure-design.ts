@@ -19,10 +19,13 @@ import type {
   MeasureDesignSummaryJson,
   MeasurePopulationJson,
   MeasureValueSetJson,
+  MeasureVersionDetailJson,
+  MeasureVersionJson,
 } from '@cds/contracts';
 import type { ShippedMeasure } from '../measure-content';
 import { valueSetsOf } from '../measure-content';
 import { measureVersion } from '../measure-version';
+import { shippedVersionJson } from '../local-version';
 
 /** The populations of a proportion measure, in the order a measure is read, and how each follows from the others. */
 export const POPULATIONS: { code: PopulationCode; label: string; meaning: string }[] = [
@@ -55,7 +58,12 @@ export type Codes = ReadonlyMap<string, readonly string[]>;
 
 /** What the designer shows of a shipped measure: its codes now and as shipped, its value sets' titles and its vignettes. */
 export interface DesignInputs {
+  /** The measure as published (the shipped definition, or a local version of it). */
   measure: ShippedMeasure;
+  /** Version 1, the CMS definition as shipped (the official cases check it). */
+  shipped?: ShippedMeasure;
+  published?: MeasureVersionJson;
+  draft?: MeasureVersionDetailJson | null;
   codes: Codes;
   shippedCodes: Codes;
   titles: ReadonlyMap<string, string>;
@@ -184,14 +192,19 @@ export function analysisOf(m: ShippedMeasure): MeasureDesignJson['analysis'] {
 
 export function measureDesign(d: DesignInputs): MeasureDesignJson {
   const { measure: m, codes, shippedCodes, titles, deck } = d;
+  const shipped = d.shipped ?? m;
   const valueSets = valueSetsOfMeasure(m, codes, shippedCodes, titles);
+  const local = m.local
+    ? [`Population rules changed locally: version ${m.local.label}, published ${m.local.published_at.slice(0, 10)} (${m.local.note})`]
+    : [];
   const changes = valueSets
     .filter((v) => v.added || v.removed)
     .map((v) =>
       v.shipped_codes === null
         ? `${v.title} (${v.oid}): loaded with ${v.codes} codes; the product ships none`
         : `${v.title} (${v.oid}): ${v.codes} codes loaded, ${v.shipped_codes} shipped (${v.added} added, ${v.removed} removed)`,
-    );
+    )
+    .concat(local);
   const year = d.today.getUTCFullYear();
   return {
     id: m.id,
@@ -207,7 +220,7 @@ export function measureDesign(d: DesignInputs): MeasureDesignJson {
       end: `${year}-12-31`,
       text: `A calendar year (${year} unless a report names another period): each criterion's window is taken from it.`,
     },
-    version: { hash: measureVersion(m, codes), shipped_hash: measureVersion(m, shippedCodes), changes, value_sets: valueSets },
+    version: { hash: measureVersion(m, codes), shipped_hash: measureVersion(shipped, shippedCodes), changes, value_sets: valueSets },
     populations: populationsOf(m),
     criteria: criteriaOf(m, titles),
     analysis: analysisOf(m),
@@ -218,6 +231,8 @@ export function measureDesign(d: DesignInputs): MeasureDesignJson {
       total: deck?.cases.length ?? 0,
       cases: deck?.cases ?? [],
     },
+    published: d.published ?? shippedVersionJson(m.id, true),
+    draft: d.draft ?? null,
   };
 }
 
@@ -233,5 +248,7 @@ export function designSummary(d: MeasureDesignJson): MeasureDesignSummaryJson {
     criterion_count: d.criteria.length,
     findings: d.analysis.summary,
     vignettes: { agreed: d.vignettes.agreed, total: d.vignettes.total },
+    published_version: d.published.label,
+    has_draft: !!d.draft,
   };
 }

@@ -26,7 +26,7 @@ export class MeasureDraftService {
   ) {}
 
   async impact(id: string, body: DraftBody): Promise<MeasureImpactJson> {
-    const measure = this.measures.measure(id);
+    const measure = await this.measures.measure(id);
     const draft = readDraftRules(measure, body);
     const set = await this.measures.prepare([measure]);
     const codes = await this.records.valueSetCodes(valueSetsOf(measure));

@@ -29,6 +29,7 @@ function readRunRequest(body: unknown): MeasureRunRequest {
       field: body.period_start === undefined ? 'period_start' : 'period_end',
       message: 'give both period_start and period_end, or neither',
     });
+  // The measure ids are the shipped ones: a published local version keeps its measure's id.
   const known = SHIPPED_MEASURES.map((m) => m.id);
   const ids = body.measure_ids;
   if (ids !== undefined && (!Array.isArray(ids) || !ids.length || ids.some((i) => typeof i !== 'string' || !known.includes(i))))
