@@ -23,7 +23,7 @@ const rule = (id: string, parameter: string, value: boolean) => ({
   id,
   name: id,
   priority: 0,
-  conditions: [{ type: 'parameter', parameter, operator: 'equals', value }],
+  conditions: [{ type: 'parameter' as const, parameter, operator: 'equals', value }],
   actions: [],
 });
 const model: MeasureModel = {
