@@ -1,4 +1,4 @@
-import { assertSafeInput, jsonDepthWithin, MAX_JSON_DEPTH, verifyJsonDepth } from './input-safety';
+import { assertSafeInput, jsonDepthWithin, markIfSafeText, MAX_JSON_DEPTH, verifyJsonDepth } from './input-safety';
 
 const refusal = (value: unknown, field = '') => {
   try {
@@ -62,5 +62,40 @@ describe('assertSafeInput', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < MAX_JSON_DEPTH + 2; i++) deep = { d: deep };
     expect(refusal(deep)).toEqual([expect.objectContaining({ message: expect.stringContaining('is nested too deeply') })]);
+  });
+});
+
+describe('markIfSafeText', () => {
+  const texts = [
+    '{"a":[1,null,true,"ü€𝄞",{"b":[]}],"c":"x"}',
+    '{"a":"x\\u0000"}',
+    '{"a":{"b":"\\ud800x"}}',
+    '{"a":"\\ud83d\\ude00"}',
+    '{"__proto__":{"admin":true}}',
+    '{"a":{"constructor":1}}',
+    '{"prototype":1}',
+    '{"\\u005f_proto__":1}',
+    '{"text":"the constructor of the prototype"}',
+    '[{"a":"\\\\u0000"}]',
+  ];
+
+  it('a body whose text is marked gets the refusal the walk gives it: marking never lets a NUL, lone surrogate or prototype key through', () => {
+    for (const text of texts) {
+      const marked = JSON.parse(text);
+      markIfSafeText(text, marked);
+      expect([text, refusal(marked)]).toEqual([text, refusal(JSON.parse(text))]);
+    }
+  });
+
+  it('a body with no escape and no prototype key is not walked again', () => {
+    const text = '{"prefetch":{"patient":{"resourceType":"Patient","id":"p1"}}}';
+    const parsed = JSON.parse(text) as { prefetch: { note?: string } };
+    markIfSafeText(text, parsed);
+    // Only the server could change a parsed body; the mark is for the text it was parsed from.
+    parsed.prefetch.note = 'x\u0000';
+    expect(refusal(parsed)).toBeUndefined();
+    expect(refusal(JSON.parse(text.replace('"p1"', '"p\\u0000"')))).toEqual([
+      { field: 'prefetch.patient.id', message: 'prefetch.patient.id must not contain NUL characters' },
+    ]);
   });
 });

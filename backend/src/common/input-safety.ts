@@ -43,8 +43,23 @@ const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * query strings and parsed list filters alike.
  */
 export function assertSafeInput(value: unknown, field: string): void {
+  if (typeof value === 'object' && value !== null && SAFE_BODIES.has(value)) return;
   const problem = findUnsafe(value, field, 0);
   if (problem) throw new DomainError('validation_failed', problem.message, [problem]);
+}
+
+/** Bodies parsed from text shown safe as a whole (`markIfSafeText`): their walk would find nothing. */
+const SAFE_BODIES = new WeakSet<object>();
+
+/**
+ * Marks `parsed` (JSON.parse of `text`) as needing no walk when its text has no `\u` escape and no
+ * prototype key: JSON.parse refuses a raw NUL, UTF-8 decoding never yields a lone surrogate, and an
+ * unescaped key appears in the text as written. Anything else is walked as before.
+ */
+export function markIfSafeText(text: string, parsed: unknown): void {
+  if (typeof parsed !== 'object' || parsed === null) return;
+  if (text.includes('\\u') || text.includes('"__proto__"') || text.includes('"constructor"') || text.includes('"prototype"')) return;
+  SAFE_BODIES.add(parsed);
 }
 
 /** A field's path as segments, pushed and popped during the walk; joined into text only for the problem reported. */

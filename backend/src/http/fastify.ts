@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyReque
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config/app-config';
 import type { AppLogger } from '../common/logger';
-import { jsonDepthWithin } from '../common/input-safety';
+import { jsonDepthWithin, markIfSafeText } from '../common/input-safety';
 import { Page } from '../common/pagination';
 import { requestContext } from '../common/request-context';
 import { IMMUTABLE } from '../static-files';
@@ -41,6 +41,7 @@ export function parseJsonBody(_req: FastifyRequest, body: Buffer, done: (err: Er
   } catch {
     return done(bodyError('Malformed JSON body', 'entity.parse.failed', 400));
   }
+  markIfSafeText(text, parsed);
   done(null, parsed);
 }
 

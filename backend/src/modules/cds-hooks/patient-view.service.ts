@@ -364,7 +364,10 @@ export class PatientViewService {
     }
     const whole = onceEach(record);
     for (const m of offered) {
-      const outcome = this.preparedMeasure(m.measure, valueSets).evaluate(whole, period, now.getTime(), coverageOf(m, reads, patientRead));
+      // A patient outside a measure gets nothing from it: its other inputs are not read.
+      const outcome = this.preparedMeasure(m.measure, valueSets).evaluate(whole, period, now.getTime(), coverageOf(m, reads, patientRead), {
+        stopOutside: true,
+      });
       const atCare = measureAtCare(m.measure, outcome, whole, period);
       if (atCare && 'card' in atCare) cards.push(atCare.card);
       else if (atCare) {

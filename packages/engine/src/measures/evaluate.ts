@@ -47,7 +47,17 @@ export interface PreparedMeasure {
     period: { start: string; end: string },
     now: number,
     coverage?: ReadonlyMap<string, RecordCoverage>,
+    options?: MeasureEvaluationOptions,
   ): MeasureOutcome;
+}
+
+export interface MeasureEvaluationOptions {
+  /**
+   * Read the initial population's inputs first and stop when it does not hold (every population is then
+   * false, as a whole evaluation gives): `answers` and `inputs` hold only what was read. For callers that
+   * need only the populations of a patient outside the measure (a hook call's gap cards), not its answers.
+   */
+  stopOutside?: boolean;
 }
 
 /** How a numeric parameter's record values are read: its unit, plausible limits and accepted units. */
@@ -85,11 +95,15 @@ export function prepareMeasure(model: MeasureModel, valueSets: ReadonlyMap<strin
   const rulesOf = (code: PopulationCode): PreparedRule[] =>
     (model.populations[code] ?? []).map((id) => byId.get(id)).filter((r): r is PreparedRule => !!r);
   const population = Object.fromEntries(POPULATION_CODES.map((c) => [c, rulesOf(c)])) as Record<PopulationCode, PreparedRule[]>;
+  // The inputs the initial population's rules read (a condition's key is the parameter id it looks up).
+  const ipKeys = new Set(population['initial-population'].flatMap((r) => r.conditions.map((c) => c.key)));
+  const ipInputs = inputs.filter((i) => ipKeys.has(i.parameter.id));
+  const outside = Object.fromEntries(POPULATION_CODES.map((c) => [c, false])) as Record<PopulationCode, Tri>;
 
   return {
-    evaluate(resources, period, now, coverage) {
-      const answers: Answers = {};
-      const results: Record<string, CriterionResult> = {};
+    evaluate(resources, period, now, coverage, options) {
+      let answers: Answers = {};
+      let results: Record<string, CriterionResult> = {};
       // Each criterion reads only its own resource type: the record is sorted by type once per patient.
       const byType = new Map<string, unknown[]>();
       for (const r of resources) {
@@ -99,16 +113,26 @@ export function prepareMeasure(model: MeasureModel, valueSets: ReadonlyMap<strin
         if (list) list.push(r);
         else byType.set(type, [r]);
       }
-      for (const { parameter, spec, types } of inputs) {
+      const read = ({ parameter, spec, types }: (typeof inputs)[number]) => {
         const own = types.length === 1 ? (byType.get(types[0]) ?? []) : resources;
         const r = spec.evaluate(own, { now, period, record: resources });
-        const read = coverage?.get(parameter.id);
-        if (read === 'unread' || (read === 'partial' && r.value === false)) r.value = 'unknown';
+        const covered = coverage?.get(parameter.id);
+        if (covered === 'unread' || (covered === 'partial' && r.value === false)) r.value = 'unknown';
         results[parameter.id] = r;
         answers[parameter.id] = r.value === 'unknown' ? 'unknown' : r.value;
-      }
+      };
       const holds = (code: PopulationCode, none: Tri): Tri =>
         population[code].length ? or3(population[code].map((r) => evaluatePreparedRule(r, answers).result)) : none;
+      if (options?.stopOutside) {
+        for (const i of ipInputs) read(i);
+        if (holds('initial-population', false) === false) return { populations: { ...outside }, answers, inputs: results };
+        // In the measure: the rest read, and both kept in the inputs' order, as a whole evaluation keeps them.
+        for (const i of inputs) if (!(i.parameter.id in results)) read(i);
+        const [a, r] = [answers, results];
+        answers = {};
+        results = {};
+        for (const { parameter: p } of inputs) [answers[p.id], results[p.id]] = [a[p.id], r[p.id]];
+      } else for (const i of inputs) read(i);
       const ip = holds('initial-population', false);
       const den = and3(ip, holds('denominator', true));
       const denex = and3(den, holds('denominator-exclusion', false));

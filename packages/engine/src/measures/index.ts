@@ -1,2 +1,2 @@
 export { POPULATION_CODES, prepareMeasure, scaleOf } from './evaluate';
-export type { MeasureModel, MeasureOutcome, PopulationCode, PreparedMeasure, RecordCoverage } from './evaluate';
+export type { MeasureEvaluationOptions, MeasureModel, MeasureOutcome, PopulationCode, PreparedMeasure, RecordCoverage } from './evaluate';
