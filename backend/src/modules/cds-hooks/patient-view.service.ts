@@ -6,12 +6,13 @@ import {
   type CdsPrefillValue,
   type CdsServiceJson,
 } from '@cds/contracts';
-import { clinicalStep, prepareMeasure, type Answers, type PreparedMeasure } from '@cds/engine';
+import { clinicalStep, type Answers } from '@cds/engine';
 import { DomainError } from '../../common/errors';
 import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
-import { measureValueSets, SHIPPED_MEASURES, type ShippedMeasure } from '../measures/content';
-import { coverageOf, currentYear, measureAtCare, measureNeedsOf, type MeasureNeeds, type SearchRead } from './measure-gaps';
+import type { ShippedMeasure } from '../measures/content';
+import { GapMeasures, MEASURE_VALUE_SETS } from './gap-measures';
+import { coverageOf, currentYear, measureAtCare, type SearchRead } from './measure-gaps';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
 import { ClientJwtVerifier, ReplayedJwt, type VerifiedClientJwt } from './client-jwt';
@@ -35,9 +36,6 @@ import {
 } from './record-history';
 import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
 
-/** The value sets each measure's criteria name (a local version keeps the shipped criteria), and all of them: read once. */
-const VALUE_SETS_OF = new Map(SHIPPED_MEASURES.map((m) => [m.id, measureValueSets(m)] as const));
-const MEASURE_VALUE_SETS = [...new Set([...VALUE_SETS_OF.values()].flat())].sort();
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
 /** Refusals a stale copy can cause (a client just registered or re-keyed, a FHIR server just allowed): checked again on a fresh one. */
@@ -58,12 +56,7 @@ type Json = Record<string, unknown>;
  */
 @Injectable()
 export class PatientViewService {
-  /** Each shipped measure prepared against the value set expansions it was prepared with (kept while they are). */
-  private keptMeasureNeeds: { sets: (readonly string[] | undefined)[]; measures: ShippedMeasure[]; needs: MeasureNeeds[] } | null = null;
-  private readonly preparedMeasures = new Map<
-    string,
-    { sets: (readonly string[] | undefined)[]; m: ShippedMeasure; prepared: PreparedMeasure }
-  >();
+  private readonly gapMeasures = new GapMeasures();
 
   constructor(
     private readonly snapshots: HookSnapshots,
@@ -365,9 +358,11 @@ export class PatientViewService {
     const whole = onceEach(record);
     for (const m of offered) {
       // A patient outside a measure gets nothing from it: its other inputs are not read.
-      const outcome = this.preparedMeasure(m.measure, valueSets).evaluate(whole, period, now.getTime(), coverageOf(m, reads, patientRead), {
-        stopOutside: true,
-      });
+      const outcome = this.gapMeasures
+        .preparedOf(m.measure, valueSets)
+        .evaluate(whole, period, now.getTime(), coverageOf(m, reads, patientRead), {
+          stopOutside: true,
+        });
       const atCare = measureAtCare(m.measure, outcome, whole, period);
       if (atCare && 'card' in atCare) cards.push(atCare.card);
       else if (atCare) {
@@ -416,27 +411,7 @@ export class PatientViewService {
     const first = needsOf(k, loincCodes);
     const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
     const valueSets = await this.valueSets.codes(wanted);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.measureNeeds(valueSets, published) };
-  }
-
-  /** The measures' searches, built again only when an expansion they read, or a published version, changed. */
-  private measureNeeds(valueSets: ReadonlyMap<string, readonly string[]>, measures: ShippedMeasure[]): MeasureNeeds[] {
-    const sets = MEASURE_VALUE_SETS.map((url) => valueSets.get(url));
-    const kept = this.keptMeasureNeeds;
-    if (kept?.sets.every((s, i) => s === sets[i]) && kept.measures.every((m, i) => m === measures[i])) return kept.needs;
-    const needs = measureNeedsOf(measures, valueSets);
-    this.keptMeasureNeeds = { sets, measures, needs };
-    return needs;
-  }
-
-  /** A shipped measure prepared by the engine, as the Panel prepares it; again only when its value sets' expansions changed. */
-  private preparedMeasure(m: ShippedMeasure, valueSets: ReadonlyMap<string, readonly string[]>): PreparedMeasure {
-    const sets = (VALUE_SETS_OF.get(m.id) ?? measureValueSets(m)).map((url) => valueSets.get(url));
-    const kept = this.preparedMeasures.get(m.id);
-    if (kept && kept.m === m && kept.sets.every((s, i) => s === sets[i])) return kept.prepared;
-    const prepared = prepareMeasure(m.model, valueSets);
-    this.preparedMeasures.set(m.id, { sets, m, prepared });
-    return prepared;
+    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.gapMeasures.needs(valueSets, published) };
   }
 
   /**
