@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ADMIN_ROLES,
@@ -10,6 +10,7 @@ import {
 } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
+import { ReadOnlyEchoInterceptor } from '../../../common/read-only-echo.interceptor';
 import { DraftBodyPipe, type DraftBody } from './measure-draft';
 import { MeasureDraftService } from './measure-draft.service';
 import { MeasureDesignService } from './measure-design.service';
@@ -26,6 +27,7 @@ import { MeasureVersionsService } from './measure-versions.service';
 @ApiTags('measures')
 @ApiBearerAuth()
 @Roles(...ADMIN_ROLES)
+@UseInterceptors(ReadOnlyEchoInterceptor)
 @Controller('measures/designs')
 export class MeasureDesignController {
   constructor(
