@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, type TestUser } from '../support/factories';
 import {
@@ -12,6 +11,7 @@ import {
   type ParameterJson,
 } from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
+import { statementsOf } from '../support/statements';
 import { expectCardsResponse, recordHookCalls, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
 
 /**
@@ -40,22 +40,6 @@ const observation = (loinc: string, value: number, unit: string) => ({
   valueQuantity: { value, unit, system: 'http://unitsofmeasure.org', code: unit },
 });
 const summaries = (cards: Card[]) => cards.map((c) => c.summary);
-
-/** Every statement the app sends to the database while `run` runs (pg's client is the one driver under TypeORM, both databases). */
-async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const original = Client.prototype.query;
-  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push((typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').trim());
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as never);
-  try {
-    return { result: await run(), statements };
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 /** A patient-view call, signed and prefetched beforehand (discovery reads the database): only the call is left to send. */
 async function prepared(patient: string, keys = ehr) {

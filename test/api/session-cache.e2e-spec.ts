@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { statementsOf } from '../support/statements';
 import { startTestApp, type TestApp } from '../support/app';
 import { createCast, createUser, PASSWORD } from '../support/factories';
 
@@ -74,28 +74,13 @@ describe('a cached session', () => {
   });
 });
 
-/** Every statement the app sends while `run` runs (pg's client is the one driver under TypeORM, on both databases). */
-async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const original = Client.prototype.query;
-  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push((typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').trim());
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as never);
-  try {
-    await run();
-    return statements;
-  } finally {
-    spy.mockRestore();
-  }
-}
-
 describe("the signed-in user's own identity (GET /api/auth/user)", () => {
   it('is answered from the session check: one statement when the session is not cached, none when it is', async () => {
     const u = await createUser(t, 'pcp', { first_name: 'Lena', last_name: 'Hoffmann' });
     const res = { body: undefined as unknown };
-    const cold = await statementsOf(async () => (res.body = (await t.http().get('/api/auth/user').set(u.auth).expect(200)).body));
+    const { statements: cold } = await statementsOf(
+      async () => (res.body = (await t.http().get('/api/auth/user').set(u.auth).expect(200)).body),
+    );
     expect(cold).toHaveLength(1);
     expect(cold[0]).toMatch(/FROM auth_sessions s JOIN users u/);
     expect(res.body).toEqual({
@@ -108,7 +93,9 @@ describe("the signed-in user's own identity (GET /api/auth/user)", () => {
     });
     const stored = await t.db.query('SELECT created_at FROM users WHERE id = $1', [u.id]);
     expect((res.body as { created_at: string }).created_at).toBe(new Date(stored[0].created_at).toISOString());
-    const warm = await statementsOf(async () => expect((await t.http().get('/api/auth/user').set(u.auth)).body).toEqual(res.body));
+    const { statements: warm } = await statementsOf(async () =>
+      expect((await t.http().get('/api/auth/user').set(u.auth)).body).toEqual(res.body),
+    );
     expect(warm).toEqual([]);
   });
 });
