@@ -23,9 +23,17 @@ export class PublishedMeasures {
 
   /** One measure as published now; 404 for an id the product does not ship. */
   async one(id: string): Promise<ShippedMeasure> {
-    const m = (await this.all()).find((x) => x.id === id);
-    if (!m) throw notFound('Measure');
-    return m;
+    return (await this.some([id]))[0];
+  }
+
+  /** These measures as published now, in the order asked, from one read; 404 for an id the product does not ship. */
+  async some(ids: readonly string[]): Promise<ShippedMeasure[]> {
+    const all = await this.all();
+    return ids.map((id) => {
+      const m = all.find((x) => x.id === id);
+      if (!m) throw notFound('Measure');
+      return m;
+    });
   }
 
   /** The CMS definition as shipped (version 1); 404 for an id the product does not ship. */

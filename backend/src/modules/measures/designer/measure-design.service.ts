@@ -34,7 +34,7 @@ export class MeasureDesignService {
   }
 
   private async designs(ids: readonly string[]): Promise<MeasureDesignJson[]> {
-    const measures = await Promise.all(ids.map((id) => this.measures.measure(id)));
+    const measures = await this.measures.measuresOf(ids);
     const versions = await Promise.all(ids.map((id) => this.versions.current(id)));
     // Stores the shipped value sets where missing, and refuses (409) a measure whose value sets are not loaded.
     await this.measures.prepare(measures);

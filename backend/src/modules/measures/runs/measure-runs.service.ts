@@ -50,7 +50,7 @@ export class MeasureRunsService {
   async start(request: MeasureRunRequest, requestedBy: string | null): Promise<MeasureRunJson> {
     const { measure_ids: measureIds, trend } = request;
     const period = { start: request.period_start, end: request.period_end };
-    await this.measures.prepare(await Promise.all(measureIds.map((id) => this.measures.measure(id))));
+    await this.measures.prepare(await this.measures.measuresOf(measureIds));
     const row = await this.repo.create(requestedBy, measureIds, period, trend);
     await this.enqueue(row.id);
     return toJson(row);
@@ -103,7 +103,7 @@ export class MeasureRunsService {
     if (!row || row.status === 'completed' || row.status === 'failed') return;
     // Each step reads the measures as published now: a publish during a run stores the later chunks under the new
     // version, and the earlier ones go stale with the old version, as any stored result of it does.
-    const set = await this.measures.prepare(await Promise.all(row.measure_ids.map((m) => this.measures.measure(m))));
+    const set = await this.measures.prepare(await this.measures.measuresOf(row.measure_ids));
     // The trend's months are those of the day the run was started, so a resumed run stores the same ones.
     const periods = [
       { start: row.period_start, end: row.period_end },
