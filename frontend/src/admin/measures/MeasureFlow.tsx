@@ -67,7 +67,7 @@ function RuleWords({ r }: { r: FlowRule }) {
 /** A population's words: what it means, its rules (any of them), what it reads and from which value sets. */
 function PopulationBody({ p, onEdit }: { p: FlowPopulation; onEdit?: (code: string) => void }) {
   return (
-    <Box component="section" aria-labelledby={`flow-${p.code}`} sx={{ textAlign: 'left' }}>
+    <Box component="section" aria-label={p.label} sx={{ textAlign: 'left' }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
         <Typography id={`flow-${p.code}`} component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
           {p.label}
@@ -106,8 +106,15 @@ function PopulationBody({ p, onEdit }: { p: FlowPopulation; onEdit?: (code: stri
       )}
       {onEdit && p.cutPoints > 0 && (
         // nodrag/nopan: a click on the button is a click, not the start of a pan of the canvas.
-        <Button size="small" variant="outlined" className="nodrag nopan" sx={{ mt: 1 }} onClick={() => onEdit(p.code)}>
-          Edit cut-points of the {p.label.toLowerCase()}
+        <Button
+          size="small"
+          variant="outlined"
+          className="nodrag nopan"
+          sx={{ mt: 1 }}
+          onClick={() => onEdit(p.code)}
+          aria-label={`Edit cut-points: ${p.label}`}
+        >
+          Edit cut-points
         </Button>
       )}
     </Box>
@@ -155,9 +162,19 @@ function stacked(nodes: MeasureNode[]): MeasureNode[] {
 
 function nodesOf(model: MeasureFlowModel, onEdit: (code: string) => void): MeasureNode[] {
   const base = { position: { x: 0, y: 0 }, draggable: false, selectable: false };
+  // Sizes known before the browser measures (React Flow shows a node only once it has one); the measured ones replace them.
   return [
-    { ...base, id: 'period', type: 'start', data: { label: model.period } },
-    ...model.populations.map((p) => ({ ...base, id: p.code, type: 'population', data: { population: p, onEdit } })),
+    { ...base, id: 'period', type: 'start', data: { label: model.period }, initialWidth: MEASURE_NODE_WIDTH.period, initialHeight: 48 },
+    ...model.populations.map((p) => ({
+      ...base,
+      id: p.code,
+      type: 'population',
+      data: { population: p, onEdit },
+      // React Flow lets a node that is neither selected nor dragged take no clicks: this one's button must.
+      style: { pointerEvents: 'all' as const },
+      initialWidth: MEASURE_NODE_WIDTH.population,
+      initialHeight: estimatedHeight(p),
+    })),
   ];
 }
 
