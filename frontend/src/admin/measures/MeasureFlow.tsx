@@ -122,7 +122,7 @@ function PopulationBody({ p, onEdit }: { p: FlowPopulation; onEdit?: (code: stri
 }
 
 type PopulationData = { population: FlowPopulation; onEdit: (code: string) => void };
-type PeriodData = { label: string };
+type PeriodData = { label: string; width: number };
 
 const PopulationNode = memo(function PopulationNode({ data }: NodeProps<Node<PopulationData>>) {
   const changed = data.population.changed;
@@ -164,7 +164,14 @@ function nodesOf(model: MeasureFlowModel, onEdit: (code: string) => void): Measu
   const base = { position: { x: 0, y: 0 }, draggable: false, selectable: false };
   // Sizes known before the browser measures (React Flow shows a node only once it has one); the measured ones replace them.
   return [
-    { ...base, id: 'period', type: 'start', data: { label: model.period }, initialWidth: MEASURE_NODE_WIDTH.period, initialHeight: 48 },
+    {
+      ...base,
+      id: 'period',
+      type: 'start',
+      data: { label: model.period, width: MEASURE_NODE_WIDTH.period },
+      initialWidth: MEASURE_NODE_WIDTH.period,
+      initialHeight: 48,
+    },
     ...model.populations.map((p) => ({
       ...base,
       id: p.code,
@@ -179,7 +186,7 @@ function nodesOf(model: MeasureFlowModel, onEdit: (code: string) => void): Measu
 }
 
 /** The canvas at a desk: React Flow with the rule preview's nodes, edges and column, as tall as the flow. */
-function FlowDiagram({ model, onEdit }: { model: MeasureFlowModel; onEdit: (code: string) => void }) {
+function FlowDiagram({ model, onEdit, narrow }: { model: MeasureFlowModel; onEdit: (code: string) => void; narrow: boolean }) {
   const fresh = useMemo(() => nodesOf(model, onEdit), [model, onEdit]);
   const [nodes, setNodes] = useState(() => stacked(fresh));
   const [shown, setShown] = useState(fresh);
@@ -202,7 +209,8 @@ function FlowDiagram({ model, onEdit }: { model: MeasureFlowModel; onEdit: (code
         edges={model.edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
-        signature={nodes.map((n) => `${n.position.y}`).join(',')}
+        // Framed again when a node moves or the panel beside it narrows the canvas.
+        signature={`${narrow}:${nodes.map((n) => n.position.y).join(',')}`}
         description="A step of the measure; the steps are read top to bottom."
         fit={FIT}
         minZoom={0.5}
@@ -322,7 +330,7 @@ export function MeasureFlow({ d, draft, onOpenDraft }: { d: MeasureDesignJson; d
         <FlowList model={model} editing={editing} editor={editor} onEdit={onEdit} />
       ) : (
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: editor ? { xs: '1fr', md: '1fr 22rem' } : '1fr', alignItems: 'start' }}>
-          <FlowDiagram model={model} onEdit={onEdit} />
+          <FlowDiagram model={model} onEdit={onEdit} narrow={!!editor} />
           {editor && <Box sx={{ position: { md: 'sticky' }, top: { md: 80 } }}>{editor}</Box>}
         </Box>
       )}

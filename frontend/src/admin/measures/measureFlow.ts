@@ -114,7 +114,7 @@ export function buildMeasureFlow(d: MeasureDesignJson, rules: DraftRule[]): Meas
 }
 
 /** Node widths in the measure flow (px): the period as the rule preview's start node, a population wide enough for its words. */
-export const MEASURE_NODE_WIDTH = { period: 200, population: 560 };
+export const MEASURE_NODE_WIDTH = { period: 320, population: 560 };
 const GAP = 48;
 
 /** A population node's height before the browser measures it: a line per rule, condition and list, roughly. */

@@ -40,6 +40,7 @@ export const StartNode = memo(function StartNode({ data }: FlowNodeProps) {
     <Box
       sx={{
         ...box,
+        width: data.width ?? NODE_WIDTH.start,
         bgcolor: 'primary.main',
         color: 'primary.contrastText',
         borderColor: 'primary.main',
