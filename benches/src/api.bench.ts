@@ -396,7 +396,8 @@ async function main() {
           const profile = await stop();
           printStackTable(scenario === 'noop' ? 'authenticated no-op' : 'start + answers', profile, profiled.requests);
           // CPU_PROF_DIR keeps the raw profile (open it in Chrome's DevTools, or read it with a script).
-          if (process.env.CPU_PROF_DIR) writeFileSync(join(process.env.CPU_PROF_DIR, `api-${scenario}.cpuprofile`), JSON.stringify(profile));
+          if (process.env.CPU_PROF_DIR)
+            writeFileSync(join(process.env.CPU_PROF_DIR, `api-${scenario}.cpuprofile`), JSON.stringify(profile));
         }
       }
     } finally {

@@ -113,7 +113,8 @@ export function pieceFrames(profile: Profile, piece: RegExp, requests: number, t
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const name = (f: CallFrame) => `${f.functionName || '(anonymous)'}${f.url ? ` ${f.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}` : ''}`;
+  const name = (f: CallFrame) =>
+    `${f.functionName || '(anonymous)'}${f.url ? ` ${f.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}` : ''}`;
   const micros = new Map<string, number>();
   profile.samples.forEach((leaf, i) => {
     for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) {
