@@ -15,8 +15,8 @@ export const RECORD_STORE_ISSUER = 'record-store:';
 /**
  * One-time, short-lived tickets behind the links on CDS cards. The link holds only a random token;
  * the values stay here until a signed-in clinician redeems the ticket, once, within
- * CDS_PREFILL_TTL_MINUTES. A ticket also keeps its record context (whose values, and the results they
- * were read from), which the assessment started with them may take, once.
+ * CDS_PREFILL_TTL_MINUTES. A ticket also names its record context (whose values, and the results they
+ * were read from; one row per hook call, however many cards), which the assessment started with it may take, once.
  */
 @Injectable()
 export class PrefillTickets implements RecordContexts {
