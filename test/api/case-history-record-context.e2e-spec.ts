@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AssessmentJson, CdsPrefillJson, ParameterJson } from '@cds/contracts';
 import { startTestApp, type TestApp } from '../support/app';
 import { action, cond, createFromTemplate, createPublishedRuleSet, expectStatus, seedTemplates } from '../support/clinical-factories';
@@ -214,6 +214,47 @@ it('values read from an EHR in a hook call: the case names the EHR patient and p
   expect(bp.unit).toBe('mmHg');
   expect(bp.points.map((p) => p.value)).toEqual([161, 138, 152]);
   expect(bp.thresholds.map((x) => x.value)).toEqual([140]);
+});
+
+it("a hook call with several cards keeps the EHR's record context once: each card's link still starts an assessment with it", async () => {
+  const patientId = `ehr-${randomUUID().slice(0, 8)}`;
+  const res = await callPatientView(t, ehr, patientId, {
+    patient: { resourceType: 'Patient', id: patientId, name: [{ given: ['Lin'], family: 'Shared' }], birthDate: '1962-06-06' },
+    'obs-8480-6': {
+      resourceType: 'Bundle',
+      type: 'searchset',
+      entry: [
+        {
+          resource: {
+            resourceType: 'Observation',
+            status: 'final',
+            subject: { reference: `Patient/${patientId}` },
+            code: { coding: [{ system: 'http://loinc.org', code: '8480-6' }] },
+            effectiveDateTime: daysAgo(3),
+            valueQuantity: { value: 150, unit: 'mmHg', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+          },
+        },
+      ],
+    },
+  });
+  const cards = expectCardsResponse(expectStatus(res, 200, 'hook call').body);
+  // Stage 2 hypertension, and the HbA1c the EHR did not send.
+  expect(cards.length).toBeGreaterThanOrEqual(2);
+  const tickets = cards.map((c) => new URL(c.links![0].url).searchParams.get('prefill')!);
+  const hashes = tickets.map((x) => createHash('sha256').update(x).digest('hex'));
+  const [stored] = await t.db.query(
+    `SELECT count(*)::int AS tickets, count(DISTINCT t.context_id)::int AS contexts, count(c.id)::int AS named
+       FROM cds_prefill_tickets t LEFT JOIN cds_record_contexts c ON c.id = t.context_id WHERE t.token_hash = ANY($1::text[])`,
+    [hashes],
+  );
+  expect(stored).toEqual({ tickets: cards.length, contexts: 1, named: cards.length });
+  for (const ticket of tickets.slice(0, 2)) {
+    const prefill = await redeem(ticket, cast.pcp);
+    const started = expectStatus(await start(cast.pcp, { record_context: prefill.record_context }), 201, 'start').body as AssessmentJson;
+    const detail = await caseDetail(started.id);
+    expect(detail.patient?.name).toBe('Lin Shared');
+    expect(detail.histories!.find((h) => h.title === sbp.display_name)!.points.map((p) => p.value)).toEqual([150]);
+  }
 });
 
 describe('the record context is kept once, by the clinician who loaded the values, for a while', () => {

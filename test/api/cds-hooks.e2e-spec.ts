@@ -419,6 +419,41 @@ describe('card links: the assessment in this app, prefilled through a one-time t
     expect(await kept()).toEqual({ cards: [cardA], tickets: [hashA], jtis: [jtiA] });
   });
 
+  it("a call's record context is written once for all its tickets, and a later call's sweep forgets it with them once they are long expired", async () => {
+    const repo = t.runtime.app.get(CdsHooksRepository);
+    const [{ generation }] = await t.db.query(`SELECT generation::text AS generation FROM cds_hook_generation`);
+    const call = () => ({ generation, issuer: ehr.issuer, jti: randomUUID(), jti_expires_at: new Date(Date.now() + 60_000) });
+    const card = () => ({ uuid: randomUUID(), rule_set_id: null, rule_id: null, rule_version: null, rule_set_version: null });
+    const context = {
+      patient: { source: 'ehr' as const, reference: 'Patient/swept', name: null },
+      history: { read_at: new Date().toISOString(), parameters: [] },
+    };
+    const ticket = { answers: [], context, expires_at: new Date(Date.now() + 60_000) };
+    const old = [randomUUID(), randomUUID(), randomUUID()];
+    expect(await repo.recordHookCall(call(), PATIENT_VIEW, [card(), card(), card()], old, ticket, false)).toBe('recorded');
+    const contextsOf = async (hashes: string[]) =>
+      (
+        await t.db.query(
+          `SELECT count(t.id)::int AS tickets, count(DISTINCT c.id)::int AS contexts
+             FROM cds_prefill_tickets t LEFT JOIN cds_record_contexts c ON c.id = t.context_id WHERE t.token_hash = ANY($1::text[])`,
+          [hashes],
+        )
+      )[0];
+    expect(await contextsOf(old)).toEqual({ tickets: 3, contexts: 1 });
+    // Expired, and past the time a redeemed ticket's context may still be taken.
+    await t.db.query(
+      `WITH t AS (UPDATE cds_prefill_tickets SET expires_at = now() - interval '2 hours' WHERE token_hash = ANY($1::text[]) RETURNING context_id)
+       UPDATE cds_record_contexts SET expires_at = now() - interval '2 hours' WHERE id IN (SELECT context_id FROM t)`,
+      [old],
+    );
+    const [{ id: oldContext }] = await t.db.query(`SELECT context_id AS id FROM cds_prefill_tickets WHERE token_hash = $1`, [old[0]]);
+    const fresh = [randomUUID()];
+    expect(await repo.recordHookCall(call(), PATIENT_VIEW, [card()], fresh, ticket, true)).toBe('recorded');
+    expect(await contextsOf(old)).toEqual({ tickets: 0, contexts: 0 });
+    expect(await t.db.query(`SELECT id FROM cds_record_contexts WHERE id = $1`, [oldContext])).toEqual([]);
+    expect(await contextsOf(fresh)).toEqual({ tickets: 1, contexts: 1 });
+  });
+
   it('the recording statement is prepared once per connection on PostgreSQL, and unnamed on the embedded database (one session behind every connection)', async () => {
     const repo = t.runtime.app.get(CdsHooksRepository);
     const db = t.runtime.app.get(DataSource);

@@ -2,6 +2,7 @@ import { createDataSource } from '../../backend/src/database/data-source';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../backend/src/database/embedded';
 import { CdsHookGenerationWhatCallsRead1796150000000 } from '../../backend/src/database/migrations/1796150000000-CdsHookGenerationWhatCallsRead';
 import { AnswerOneRoundTrip1796610000000 } from '../../backend/src/database/migrations/1796610000000-AnswerOneRoundTrip';
+import { RecordContextOncePerCall1796910000000 } from '../../backend/src/database/migrations/1796910000000-RecordContextOncePerCall';
 import { createTestDatabase } from '../support/app';
 
 const tables = async (ds: ReturnType<typeof createDataSource>) =>
@@ -264,6 +265,52 @@ describe('migrations', () => {
       await runner.release();
       await ds.query(`DELETE FROM assessments WHERE user_id = $1`, [user.id]);
       await ds.query(`DELETE FROM users WHERE id = $1`, [user.id]);
+    }
+  });
+
+  it("RecordContextOncePerCall: down() copies a hook call's one record context back onto each of its tickets; up() gives each ticket's context a row it names; a ticket without one stays without", async () => {
+    await ds.runMigrations({ transaction: 'each' });
+    const patient = { source: 'ehr', reference: 'Patient/p-moved', name: 'Ada Moved' };
+    const history = { read_at: '2026-11-27T10:00:00.000Z', parameters: [] };
+    const [context] = await ds.query(
+      `INSERT INTO cds_record_contexts (id, patient, history, expires_at) VALUES (gen_random_uuid(), $1, $2, now() + interval '5 minutes') RETURNING id`,
+      [JSON.stringify(patient), JSON.stringify(history)],
+    );
+    const ticket = async (hash: string, contextId: string | null) =>
+      (
+        await ds.query(
+          `INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id)
+           VALUES ($1, 'https://ehr.example.org', '[]', now() + interval '5 minutes', $2) RETURNING id`,
+          [hash, contextId],
+        )
+      )[0].id as string;
+    const first = await ticket('a'.repeat(64), context.id);
+    const second = await ticket('b'.repeat(64), context.id);
+    const without = await ticket('c'.repeat(64), null);
+    const migration = new RecordContextOncePerCall1796910000000();
+    const runner = ds.createQueryRunner();
+    try {
+      await migration.down(runner);
+      const copied = await ds.query(`SELECT id, patient, history FROM cds_prefill_tickets ORDER BY token_hash`);
+      expect(copied).toEqual([
+        { id: first, patient, history },
+        { id: second, patient, history },
+        { id: without, patient: null, history: null },
+      ]);
+      await migration.up(runner);
+      const moved = await ds.query(
+        `SELECT t.id, c.patient, c.history, c.expires_at = t.expires_at AS expires_with_ticket
+           FROM cds_prefill_tickets t LEFT JOIN cds_record_contexts c ON c.id = t.context_id ORDER BY t.token_hash`,
+      );
+      expect(moved).toEqual([
+        { id: first, patient, history, expires_with_ticket: true },
+        { id: second, patient, history, expires_with_ticket: true },
+        { id: without, patient: null, history: null, expires_with_ticket: null },
+      ]);
+    } finally {
+      await runner.release();
+      await ds.query(`DELETE FROM cds_prefill_tickets`);
+      await ds.query(`DELETE FROM cds_record_contexts`);
     }
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RECORD_CONTEXT_TTL_MINUTES, type CdsPrefillValue, type RecordPatientJson } from '@cds/contracts';
@@ -27,11 +28,15 @@ export interface RecordedHookCall {
   jti_expires_at: Date;
 }
 
-/** What a ticket holds: the values, and the record context they were read with. */
+/** What a ticket holds: the values, and the record context they were read with (kept once, however many tickets name it). */
 export interface TicketContent {
   answers: readonly CdsPrefillValue[];
   context?: RecordContext | null;
 }
+
+/** The record context's row id, and its patient and history as JSON text (null without a context). */
+const contextParams = (context: RecordContext | null | undefined) =>
+  context ? [randomUUID(), JSON.stringify(context.patient), JSON.stringify(context.history)] : [null, null, null];
 
 /** A redeemed ticket. */
 export interface RedeemedTicket {
@@ -162,8 +167,9 @@ export class CdsHooksRepository {
    * Records a hook call in one statement (the only one of a call whose copy of clients and published
    * versions is current): only if the generation is still the one the call was evaluated with, its
    * jti is recorded (refused when already used and unexpired); only then its cards and their prefill
-   * tickets (one per token hash, all for the same values). All of it is written, or none. Expired jtis
-   * and tickets are forgotten now and then (`sweep`), in the same statement, not on every call.
+   * tickets (one per token hash, all for the same values, naming the one record context row written for
+   * the call). All of it is written, or none. Expired jtis, tickets and contexts are forgotten now and then
+   * (`sweep`), in the same statement, not on every call.
    */
   async recordHookCall(
     call: RecordedHookCall,
@@ -184,9 +190,14 @@ export class CdsHooksRepository {
             swept_jtis AS (
               DELETE FROM cds_seen_jtis WHERE $10::boolean AND expires_at < now() AND NOT (issuer = $2 AND jti = $3)),
             swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE $10::boolean AND ${SWEEPABLE}),
+            swept_contexts AS (DELETE FROM cds_record_contexts WHERE $10::boolean AND ${SWEEPABLE}),
+            context AS (
+              INSERT INTO cds_record_contexts (id, patient, history, expires_at)
+              SELECT $11::uuid, $12::jsonb, $13::jsonb, $9
+               WHERE $11::uuid IS NOT NULL AND cardinality($7::text[]) > 0 AND EXISTS (SELECT 1 FROM jti)),
             tickets AS (
-              INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, patient, history)
-              SELECT h, $2, $8::jsonb, $9, $11::jsonb, $12::jsonb FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
+              INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id)
+              SELECT h, $2, $8::jsonb, $9, $11::uuid FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
             cards AS (
               INSERT INTO cds_cards (uuid, issuer, service_id, rule_set_id, rule_id, rule_version, rule_set_version)
               SELECT uuid, $2, $5, rule_set_id, rule_id, rule_version, rule_set_version
@@ -205,8 +216,7 @@ export class CdsHooksRepository {
         JSON.stringify(ticket.answers),
         ticket.expires_at,
         sweep,
-        ticket.context ? JSON.stringify(ticket.context.patient) : null,
-        ticket.context ? JSON.stringify(ticket.context.history) : null,
+        ...contextParams(ticket.context),
       ],
     );
     const { fresh, recorded } = rows[0];
@@ -218,15 +228,10 @@ export class CdsHooksRepository {
   /** One ticket on its own (the Panel's "Start assessment": a ticket for values read from the stored record, no hook call). */
   async insertPrefillTicket(tokenHash: string, issuer: string, ticket: TicketContent, expiresAt: Date): Promise<void> {
     await this.db.query(
-      `INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, patient, history) VALUES ($1, $2, $3::jsonb, $4, $5::jsonb, $6::jsonb)`,
-      [
-        tokenHash,
-        issuer,
-        JSON.stringify(ticket.answers),
-        expiresAt,
-        ticket.context ? JSON.stringify(ticket.context.patient) : null,
-        ticket.context ? JSON.stringify(ticket.context.history) : null,
-      ],
+      `WITH context AS (
+         INSERT INTO cds_record_contexts (id, patient, history, expires_at) SELECT $5::uuid, $6::jsonb, $7::jsonb, $4 WHERE $5::uuid IS NOT NULL)
+       INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id) VALUES ($1, $2, $3::jsonb, $4, $5::uuid)`,
+      [tokenHash, issuer, JSON.stringify(ticket.answers), expiresAt, ...contextParams(ticket.context)],
     );
   }
 
@@ -236,8 +241,9 @@ export class CdsHooksRepository {
       `WITH used AS (
          UPDATE cds_prefill_tickets SET redeemed_at = now(), redeemed_by = $2
           WHERE token_hash = $1 AND redeemed_at IS NULL AND expires_at > now()
-          RETURNING id, issuer, answers, patient, history IS NOT NULL AS has_history, created_at)
-       SELECT * FROM used`,
+          RETURNING id, issuer, answers, context_id, created_at)
+       SELECT u.id, u.issuer, u.answers, c.patient, c.id IS NOT NULL AS has_history, u.created_at
+         FROM used u LEFT JOIN cds_record_contexts c ON c.id = u.context_id`,
       [tokenHash, userId],
     );
     return rows[0] ?? null;
@@ -251,10 +257,11 @@ export class CdsHooksRepository {
     const rows: RecordContext[] = await this.db.query(
       `WITH taken AS (
          UPDATE cds_prefill_tickets SET assessment_id = $3
-          WHERE id = $1 AND redeemed_by = $2 AND assessment_id IS NULL AND patient IS NOT NULL AND history IS NOT NULL
+          WHERE id = $1 AND redeemed_by = $2 AND assessment_id IS NULL
+            AND EXISTS (SELECT 1 FROM cds_record_contexts c WHERE c.id = cds_prefill_tickets.context_id)
             AND redeemed_at > now() - make_interval(mins => $4)
-          RETURNING patient, history)
-       SELECT patient, history FROM taken`,
+          RETURNING context_id)
+       SELECT c.patient, c.history FROM taken JOIN cds_record_contexts c ON c.id = taken.context_id`,
       [id, userId, assessmentId, RECORD_CONTEXT_TTL_MINUTES],
     );
     return rows[0] ?? null;

@@ -1,5 +1,4 @@
-import type { CdsPrefillValue, RecordPatientJson } from '@cds/contracts';
-import type { RecordHistorySnapshot } from '../assessments';
+import type { CdsPrefillValue } from '@cds/contracts';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
@@ -31,13 +30,9 @@ export class CdsPrefillTicket {
   @Column({ name: 'redeemed_by', type: 'uuid', nullable: true })
   redeemed_by!: string | null;
 
-  /** Whose values these are (the record context; null on tickets issued without it). */
-  @Column({ type: 'jsonb', nullable: true })
-  patient!: RecordPatientJson | null;
-
-  /** The results the values were read from, as read then. */
-  @Column({ type: 'jsonb', nullable: true })
-  history!: RecordHistorySnapshot | null;
+  /** The record context the values were read with (`cds_record_contexts`, one per hook call); null on tickets without one. */
+  @Column({ name: 'context_id', type: 'uuid', nullable: true })
+  context_id!: string | null;
 
   /** The assessment that took the record context (once). */
   @Column({ name: 'assessment_id', type: 'uuid', nullable: true })

@@ -15,8 +15,8 @@ export const RECORD_STORE_ISSUER = 'record-store:';
 /**
  * One-time, short-lived tickets behind the links on CDS cards. The link holds only a random token;
  * the values stay here until a signed-in clinician redeems the ticket, once, within
- * CDS_PREFILL_TTL_MINUTES. A ticket also keeps its record context (whose values, and the results they
- * were read from), which the assessment started with them may take, once.
+ * CDS_PREFILL_TTL_MINUTES. A ticket also names its record context (whose values, and the results they
+ * were read from; one row per hook call, however many cards), which the assessment started with it may take, once.
  */
 @Injectable()
 export class PrefillTickets implements RecordContexts {
@@ -35,7 +35,9 @@ export class PrefillTickets implements RecordContexts {
     cards: readonly IssuedCard[],
     context: RecordContext | null,
   ): Promise<string[]> {
-    const tokens = cards.map(() => randomBytes(24).toString('base64url'));
+    // One read of the random source for every card's token (a read per token was 3 % of a call's main thread).
+    const random = randomBytes(24 * cards.length);
+    const tokens = cards.map((_, i) => random.toString('base64url', 24 * i, 24 * (i + 1)));
     const expires_at = new Date(Date.now() + CDS_PREFILL_TTL_MINUTES * 60_000);
     // Forget expired ids and tickets now and then, not on every call.
     const outcome = await this.repo.recordHookCall(
