@@ -9,7 +9,7 @@ import type {
   MeasureVersionDetailJson,
   MeasureVersionJson,
 } from '@cds/contracts';
-import { json, renderApp } from '../../test/helpers';
+import { json, ndjsonStream, renderApp } from '../../test/helpers';
 import { adminApiMock } from '../test/adminHelpers';
 import { design, ID } from '../test/measureDesign';
 
@@ -113,19 +113,10 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
 
   // A preview over a large panel takes minutes: the dialog shows the server's own count of patients compared, never a timer.
   it('while the server compares 100,000 patients under the 8 % draft, the publish dialog follows its count', async () => {
-    const encoder = new TextEncoder();
-    let send!: (line: object) => void;
-    let close!: () => void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        send = (line) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-        close = () => controller.close();
-      },
-    });
+    const { response, send, close } = ndjsonStream();
     const calls = adminApiMock({
       [DESIGN]: json(200, { ...design, draft: draftOf(8) }),
-      [`POST /api/measures/designs/${ID}/impact`]: () =>
-        new Response(body, { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } }),
+      [`POST /api/measures/designs/${ID}/impact`]: response,
     });
     renderApp(`/admin/measures/${ID}`);
     await userEvent.click(await screen.findByRole('button', { name: 'Edit draft' }, { timeout: 40_000 }));
