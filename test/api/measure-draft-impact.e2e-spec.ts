@@ -180,6 +180,24 @@ describe('the admin previewing an 8 % A1C cut-point over a panel a measure run h
     const numerator = (r: MeasureImpactJson) => r.counts.find((c) => c.population === 'numerator')!;
     expect(numerator(tampered).before).toBe(numerator(read).before - 1);
     expect(numerator(tampered).after).toBe(numerator(read).after);
+
+    // A draft that keeps the initial population's rules does not read the record of a patient whom the stored result
+    // places outside it (they stay outside); one that changes them (the upper age 75 → 76) reads every record.
+    await t.db.query(
+      `UPDATE measure_results SET populations = populations || '{"initial-population": false, "denominator": false, "numerator": false}'::jsonb
+        WHERE measure_id = $1 AND patient_id = 'hba1c-9-5' AND period_start = $2`,
+      [CMS122, period.period_start],
+    );
+    const initial = (r: MeasureImpactJson) => r.counts.find((c) => c.population === 'initial-population')!;
+    const kept = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    expect(initial(kept)).toMatchObject({ before: initial(read).before - 1, after: initial(read).after - 1 });
+    expect(kept.changed_patients.map((p) => p.patient_id)).not.toContain('hba1c-9-5');
+    const olderAge = withCutPoint(8).map((r) =>
+      r.population === 'initial-population' ? { ...r, conditions: r.conditions.map((c) => (c.value === 75 ? { ...c, value: 76 } : c)) } : r,
+    );
+    const changedAge = (await preview({ rules: olderAge })).body as MeasureImpactJson;
+    expect(initial(changedAge)).toMatchObject({ before: initial(read).before - 1, after: initial(read).after });
+    expect(changedAge.changed_patients.find((p) => p.patient_id === 'hba1c-9-5')?.changes).toContain('Initial population: No → Yes');
   });
 
   it('a patient imported after the run has no current stored result and is evaluated now', async () => {

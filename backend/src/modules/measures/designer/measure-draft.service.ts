@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import type { MeasureImpactJson, MeasureImpactPatientJson } from '@cds/contracts';
-import { prepareMeasure, type MeasureOutcome, type PreparedMeasure } from '@cds/engine';
+import { prepareMeasure, type MeasureModel, type MeasureOutcome, type PreparedMeasure } from '@cds/engine';
 import { progressStream, type Progress } from '../../../common/progress-stream';
 import { RecordsRepository } from '../../records';
 import { valueSetsOf, type ShippedMeasure } from '../measure-content';
@@ -17,6 +17,12 @@ import { COMPARED, patientChange, readDraftRules, type DraftBody, type MeasureDr
 const LISTED = 200;
 /** Patients whose stored results are read per statement. */
 const STORED_SLICE = 5_000;
+
+/** The initial population's rules as the engine reads them (their conditions), in a comparable form. */
+const initialPopulation = (m: MeasureModel) =>
+  JSON.stringify(
+    (m.populations['initial-population'] ?? []).map((id) => JSON.stringify(m.rules.find((r) => r.id === id)?.conditions ?? null)).sort(),
+  );
 
 /** What a draft's preview reads before any patient is compared: a bad draft or missing value sets fail here, before a stream begins. */
 export interface PreparedDraftImpact {
@@ -73,12 +79,18 @@ export class MeasureDraftService {
     const { measure, draft, patients: ids } = run;
     progress?.(0, ids.length);
     const stored = await this.storedPopulations(run);
+    // A draft that keeps the initial population's rules (the criteria are the measure's own) keeps a patient whom a
+    // current stored result places outside it outside: every population false either way, nothing to read or count.
+    const outside =
+      initialPopulation(measure.model) === initialPopulation(draft.model)
+        ? new Set([...stored].filter(([, p]) => p['initial-population'] === false).map(([id]) => id))
+        : new Set<string>();
     const now = Date.now();
     const counts = new Map(COMPARED.map((p) => [p, { before: 0, after: 0 }]));
     const changed: Omit<MeasureImpactPatientJson, 'name'>[] = [];
     let total = 0;
-    let done = 0;
-    for await (const records of this.measures.recordSlices(ids)) {
+    let done = outside.size;
+    for await (const records of this.measures.recordSlices(outside.size ? ids.filter((id) => !outside.has(id)) : ids)) {
       for (const [patient, resources] of records) {
         const kept = stored.get(patient);
         const before: MeasureOutcome = kept
@@ -101,6 +113,7 @@ export class MeasureDraftService {
       // Seconds of CPU at population size: other requests are served between slices, and the progress goes out.
       await setImmediate();
     }
+    if (ids.length && outside.size === ids.length) progress?.(done, ids.length);
     const patients = await this.records.patients(changed.map((c) => c.patient_id));
     return {
       measure_id: measure.id,
