@@ -82,6 +82,10 @@ async function main() {
     console.log(
       `\nCMS122 at 8 %: ${b.changed.toLocaleString('en-US')} of ${b.patients.toLocaleString('en-US')} patients change population; ${cold[0].lines} progress reports per preview.`,
     );
+    const inside = b.counts.find((c) => c.population === 'initial-population')!.before;
+    console.log(
+      `Initial population ${inside.toLocaleString('en-US')} of ${b.patients.toLocaleString('en-US')}: after a run, the records of the others are not read (the draft keeps the initial population's rules).`,
+    );
     console.log(`Load average during the rounds: ${fmt(Math.min(...load), 1)}–${fmt(Math.max(...load), 1)}.\n`);
     console.log('| preview | current_from | wall s (best / median) | CPU s (best / median) | µs CPU per patient |');
     console.log('|---|---|---:|---:|---:|');

@@ -1,7 +1,5 @@
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import type { MeasureDraftRuleJson, MeasureVersionDetailJson } from '@cds/contracts';
-import { screenshot, screenshotDir, seriousA11yViolations, signIn } from '../support/browser';
+import { dialogShot, screenshot, seriousA11yViolations, sideways, signIn } from '../support/browser';
 import { browserSuite, type BrowserSuite } from '../support/browser-suite';
 import { action, cond, createFromTemplate, createPublishedRuleSet, expectStatus, seedTemplates } from '../support/clinical-factories';
 import { PASSWORD } from '../support/factories';
@@ -17,13 +15,6 @@ browserSuite((suite) => (s = suite));
 
 const CMS122 = 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR';
 const NOTE = 'Clinic goal: HbA1c above 8 % is poor control (quality board, November)';
-
-/** A dialog is fixed to the viewport: shot as the physician sees it, once its transition has ended. */
-async function dialogShot(page: Page, name: string) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
-}
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 beforeAll(async () => {
   const { t, cast } = s;
