@@ -3,6 +3,7 @@ import { loadConfig } from './config/app-config';
 import { createDataSource } from './database/data-source';
 import { embeddedDataDir, startEmbeddedPostgres } from './database/embedded';
 import { ROLES, type Role } from '@cds/contracts';
+import { announceSessionChange } from './modules/auth';
 
 const USAGE = `Usage:
   npm run cli -- grant-role <email> <admin|super_admin|pcp|none>
@@ -45,6 +46,12 @@ async function main(argv: string[]) {
       );
     }
     process.stdout.write(`${email} now has the role ${role ?? 'none'}.\n`);
+    // Without Redis there is one API process, which sees the change within its session cache's 5 s expiry.
+    if (config.redisUrl) {
+      const { confirmed, processes } = await announceSessionChange(config.redisUrl, config.queue.prefix);
+      if (confirmed < processes)
+        process.stdout.write(`Only ${confirmed} of ${processes} API processes confirmed; the others apply it within 5 s.\n`);
+    }
     return 0;
   } finally {
     await ds.destroy();

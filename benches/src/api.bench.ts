@@ -57,6 +57,11 @@ interface LoadResult {
 /** One API process's CPU time (user + system, µs) and memory. */
 interface ProcessStats {
   cpuMicros: number;
+  /** Of cpuMicros, the kernel's (system time): socket writes and reads, the loopback TCP path. */
+  systemMicros: number;
+  /** Times the scheduler took the CPU from the process while it could run (another process woke: PostgreSQL). */
+  involuntarySwitches: number;
+  voluntarySwitches: number;
   rss: number;
   maxRss: number;
 }
@@ -151,7 +156,15 @@ async function seed(url: string) {
 
 function ownStats(): ProcessStats {
   const cpu = process.cpuUsage();
-  return { cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 };
+  const usage = process.resourceUsage();
+  return {
+    cpuMicros: cpu.user + cpu.system,
+    systemMicros: cpu.system,
+    involuntarySwitches: usage.involuntaryContextSwitches,
+    voluntarySwitches: usage.voluntaryContextSwitches,
+    rss: process.memoryUsage().rss,
+    maxRss: usage.maxRSS * 1024,
+  };
 }
 
 function statsOf(child: ChildProcess): Promise<ProcessStats> {
@@ -181,7 +194,13 @@ async function runLoad(
   child.kill();
   return {
     ...result,
-    stats: after.map((s, i) => ({ ...s, cpuMicros: s.cpuMicros - before[i].cpuMicros })),
+    stats: after.map((s, i) => ({
+      ...s,
+      cpuMicros: s.cpuMicros - before[i].cpuMicros,
+      systemMicros: s.systemMicros - before[i].systemMicros,
+      involuntarySwitches: s.involuntarySwitches - before[i].involuntarySwitches,
+      voluntarySwitches: s.voluntarySwitches - before[i].voluntarySwitches,
+    })),
     ...(postgresBefore !== undefined && postgresAfter !== undefined ? { postgresMicros: postgresAfter - postgresBefore } : {}),
   };
 }
@@ -374,7 +393,11 @@ async function main() {
         for (const scenario of ['noop', 'assessments'] as const) {
           const stop = await startCpuProfile();
           const profiled = await runLoad({ urls, tokens, scenario }, extra);
-          printStackTable(scenario === 'noop' ? 'authenticated no-op' : 'start + answers', await stop(), profiled.requests);
+          const profile = await stop();
+          printStackTable(scenario === 'noop' ? 'authenticated no-op' : 'start + answers', profile, profiled.requests);
+          // CPU_PROF_DIR keeps the raw profile (open it in Chrome's DevTools, or read it with a script).
+          if (process.env.CPU_PROF_DIR)
+            writeFileSync(join(process.env.CPU_PROF_DIR, `api-${scenario}.cpuprofile`), JSON.stringify(profile));
         }
       }
     } finally {
@@ -453,6 +476,14 @@ async function main() {
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
     console.log(
       `API CPU per request (all API processes): start + answers ${cpu(api).toFixed(3)} ms, no-op ${cpu(noop).toFixed(3)} ms; bare node server ${bareCpu.toFixed(3)} ms`,
+    );
+    // Where the API's time went besides its own code: the kernel's share, and how often the scheduler preempted it.
+    const per = (r: typeof api, f: (s: ProcessStats) => number, i?: number) =>
+      (i === undefined ? r.stats.reduce((sum, s) => sum + f(s), 0) : f(r.stats[i])) / r.requests;
+    console.log(
+      `API system CPU per request: start + answers ${(per(api, (s) => s.systemMicros) / 1000).toFixed(3)} ms, no-op ${(per(noop, (s) => s.systemMicros) / 1000).toFixed(3)} ms, bare ${(per(bare, (s) => s.systemMicros, 1) / 1000).toFixed(3)} ms; ` +
+        `context switches per request, involuntary / voluntary: start + answers ${per(api, (s) => s.involuntarySwitches).toFixed(2)} / ${per(api, (s) => s.voluntarySwitches).toFixed(2)}, ` +
+        `no-op ${per(noop, (s) => s.involuntarySwitches).toFixed(2)} / ${per(noop, (s) => s.voluntarySwitches).toFixed(2)}, bare ${per(bare, (s) => s.involuntarySwitches, 1).toFixed(2)} / ${per(bare, (s) => s.voluntarySwitches, 1).toFixed(2)}`,
     );
     const pg = (r: typeof api) => (r.postgresMicros === undefined ? 'n/a' : `${(r.postgresMicros / 1000 / r.requests).toFixed(3)} ms`);
     console.log(

@@ -35,7 +35,15 @@ export async function serveBareCeiling(databaseUrl: string, table: string, rows:
   process.on('message', (m) => {
     if (m === 'stats') {
       const cpu = process.cpuUsage();
-      process.send!({ cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 });
+      const usage = process.resourceUsage();
+      process.send!({
+        cpuMicros: cpu.user + cpu.system,
+        systemMicros: cpu.system,
+        involuntarySwitches: usage.involuntaryContextSwitches,
+        voluntarySwitches: usage.voluntaryContextSwitches,
+        rss: process.memoryUsage().rss,
+        maxRss: usage.maxRSS * 1024,
+      });
     } else void pool.end().then(() => process.exit(0));
   });
 }

@@ -105,9 +105,41 @@ export function stackTable(profile: Profile, requests: number): { piece: string;
   }));
 }
 
+/**
+ * Within one piece: sampled µs per request by the frame that claimed the sample for the piece (its function and
+ * file) and the frame the sample was in (its leaf, often a builtin such as JSON.parse), the largest first.
+ */
+export function pieceFrames(profile: Profile, piece: RegExp, requests: number, top = 12): { frame: string; micros: number }[] {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const name = (f: CallFrame) =>
+    `${f.functionName || '(anonymous)'}${f.url ? ` ${f.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}` : ''}`;
+  const micros = new Map<string, number>();
+  profile.samples.forEach((leaf, i) => {
+    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) {
+      const { callFrame } = byId.get(id)!;
+      if (!callFrame.url || !PIECES.some((p) => p.sources.test(callFrame.url))) continue;
+      if (piece.test(callFrame.url)) {
+        const key = `${name(callFrame)} <- ${byId.get(leaf)!.callFrame.functionName || '(anonymous)'}`;
+        micros.set(key, (micros.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+      }
+      break;
+    }
+  });
+  return [...micros]
+    .map(([frame, m]) => ({ frame, micros: m / requests }))
+    .sort((a, b) => b.micros - a.micros)
+    .slice(0, top);
+}
+
+const DRIVER = PIECES.find((p) => p.piece.startsWith('database driver'))!.sources;
+
 export function printStackTable(label: string, profile: Profile, requests: number): void {
   const rows = stackTable(profile, requests);
   const total = rows.reduce((a, r) => a + r.micros, 0);
   console.log(`CPU profile of the API's main thread, ${label}: ${total.toFixed(0)} µs sampled per request (profiler running)`);
   for (const r of rows) console.log(`  ${r.micros.toFixed(1).padStart(7)} µs  ${(100 * r.share).toFixed(1).padStart(5)} %  ${r.piece}`);
+  console.log(`  the database driver's frames (claiming frame <- sampled frame):`);
+  for (const f of pieceFrames(profile, DRIVER, requests)) console.log(`    ${f.micros.toFixed(1).padStart(7)} µs  ${f.frame}`);
 }

@@ -6,7 +6,8 @@ import { panelPatientBundle } from '../support/panel-records';
 
 /**
  * Issue 21, deliverables 2 and 4 (admin): an administrator opens CMS122 in the designer and reads it as a rule set:
- * its numerator's rules in words, the HbA1c criterion by value set, its version and the official cases as vignettes.
+ * its numerator's rules in words, the HbA1c criterion by value set, its version and the official cases as vignettes;
+ * then as a flow, where a cut-point edited in a node's panel is the draft the form edits.
  */
 let s: BrowserSuite;
 browserSuite((suite) => (s = suite));
@@ -67,6 +68,63 @@ it('an administrator reads CMS122 as rules, criteria, version and vignettes, at 
     expect(await seriousA11yViolations(page)).toEqual([]);
   } catch (e) {
     await screenshot(page, 'measure-design-failure');
+    throw e;
+  } finally {
+    await page.close();
+  }
+}, 180_000);
+
+it('an administrator reads CMS122 as a flow, the numerator as the gap, and sets its cut-point to 8 % in the flow: the draft form has it', async () => {
+  const { t, cast, browser } = s;
+  const page = await browser.newPage();
+  try {
+    await signIn(page, t.url, cast.admin.email, PASSWORD);
+    await page.goto(`${t.url}/admin/measures/DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR`);
+    await page.getByRole('tab', { name: 'Flow' }).click();
+    const flow = page.getByRole('figure', { name: 'Measure flow' });
+    // The edges are drawn once the nodes are measured; the one into the numerator says who is left.
+    await flow.getByText('of those left').waitFor();
+    expect(await flow.locator('.react-flow__node').count()).toBe(5);
+    expect(await flow.locator('.react-flow__edge').count()).toBe(4);
+    const gap = flow.getByRole('region', { name: 'Numerator: the gap' });
+    expect(await gap.textContent()).toContain('Most recent HbA1c or GMI (lowest that day) > 9 %');
+    expect(await gap.textContent()).toContain('Value sets: HbA1c Laboratory Test');
+    expect(await flow.getByRole('region', { name: 'Initial population' }).textContent()).toContain('Value sets: Office Visit');
+    // Measured, the nodes stand one under another without overlapping.
+    const boxes = await flow.locator('.react-flow__node').evaluateAll((ns) => ns.map((n) => n.getBoundingClientRect().toJSON() as DOMRect));
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom);
+    await screenshot(page, 'measure-flow-cms122-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // By keyboard: the node's button, then the panel's field has the focus.
+    await gap.getByRole('button', { name: 'Edit cut-points: Numerator: the gap' }).focus();
+    await page.keyboard.press('Enter');
+    const cut = page.getByRole('region', { name: 'Cut-points: Numerator: the gap' }).getByRole('spinbutton');
+    await cut.waitFor();
+    expect(await cut.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('8');
+    await gap.getByText('9 % → 8 %').waitFor();
+    await screenshot(page, 'measure-flow-cms122-edited-1366');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 900 });
+    const list = page.getByRole('list', { name: 'Measure flow' });
+    await list.waitFor();
+    expect(await list.getByRole('region', { name: 'Numerator: the gap', exact: true }).getByText('9 % → 8 %').count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'measure-flow-cms122-390');
+    await list.getByRole('region', { name: 'Numerator: the gap', exact: true }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'measure-flow-cms122-numerator-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Open the draft' }).click();
+    expect(await page.getByRole('spinbutton', { name: /^Most recent HbA1c or GMI > 8 %:/ }).inputValue()).toBe('8');
+    await page.getByRole('button', { name: 'Save draft' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save draft' }).isEnabled()).toBe(true);
+  } catch (e) {
+    await screenshot(page, 'measure-flow-failure');
     throw e;
   } finally {
     await page.close();

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, NotEquals } from 'class-validator';
 import { IsReferenceId, Optional } from '../../common/api-helpers';
+import { UUID } from '../../common/pagination';
+import { fastAccept } from '../../common/validation';
 
 export class StartAssessmentDto {
   @ApiPropertyOptional({ enum: ['clinical'], default: 'clinical' })
@@ -61,6 +63,28 @@ export class AnswerDto {
   @Min(1, { message: 'step must be a whole number' })
   step?: number;
 }
+
+const ANSWER_FIELDS = new Set(['parameter_id', 'value', 'unit', 'observed_at', 'confirmed_from', 'step']);
+
+/**
+ * The everyday answer, accepted without class-validator: known fields only, an id, a value, and each optional field absent
+ * or plainly valid. An observation date, or anything doubtful, goes through the decorators above (answer-dto.spec.ts
+ * checks that this never accepts what they refuse).
+ */
+export function answerAcceptedAsIs(b: Record<string, unknown>): boolean {
+  for (const key in b) if (!ANSWER_FIELDS.has(key)) return false;
+  return (
+    typeof b.parameter_id === 'string' &&
+    UUID.test(b.parameter_id) &&
+    b.value !== undefined &&
+    b.value !== null &&
+    (b.unit === undefined || (typeof b.unit === 'string' && b.unit.length <= 40)) &&
+    b.observed_at === undefined &&
+    (b.confirmed_from === undefined || b.confirmed_from === 'record' || b.confirmed_from === 'ehr') &&
+    (b.step === undefined || (typeof b.step === 'number' && Number.isInteger(b.step) && b.step >= 1))
+  );
+}
+fastAccept(AnswerDto, answerAcceptedAsIs);
 
 export class ChoiceDto {
   @ApiProperty({ format: 'uuid', description: 'One of the matching rules offered' })

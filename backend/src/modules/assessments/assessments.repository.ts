@@ -66,9 +66,12 @@ export interface Written {
 }
 
 export interface AnswerWrite extends AssessmentState {
-  answers: Answers;
-  completed_parameter_ids: string[];
-  answer_details: AnswerDetailJson[];
+  /**
+   * This answer only: the statement appends it to the stored answers, completed ids and details in SQL (the step guard
+   * makes the stored row the one it was checked against), so the maps so far are neither sent nor parsed again.
+   */
+  parameter_id: string;
+  detail: AnswerDetailJson;
   /** This answer's evaluation log: a row of its own (assessment_log), never a rewrite of the log so far. */
   log: DebugLogEntry[];
   at: Date;
@@ -198,8 +201,10 @@ export class AssessmentsRepository {
       `WITH g AS (SELECT ${GENERATION} AS generation),
             u AS (UPDATE assessments SET step = step + 1, updated_at = $3,
                     current_parameter_id = $4, current_question = $5::jsonb, is_completed = $6, recommendation = $7::jsonb,
-                    findings = $8::jsonb, undetermined_rules = $9::jsonb, completed_at = $10, answers = $11::jsonb,
-                    completed_parameter_ids = $12::jsonb, answer_details = $13::jsonb, ruled_out = $14::jsonb
+                    findings = $8::jsonb, undetermined_rules = $9::jsonb, completed_at = $10,
+                    answers = answers || jsonb_build_object($11::text, $12::jsonb),
+                    completed_parameter_ids = completed_parameter_ids || jsonb_build_array($11::text),
+                    answer_details = answer_details || jsonb_build_array($13::jsonb), ruled_out = $14::jsonb
                    WHERE id = $1 AND step = $2 AND ($15::bigint IS NULL OR (SELECT generation FROM g) = $15::bigint)
                   RETURNING id),
             l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT id, $2, $16::jsonb FROM u)
@@ -215,9 +220,9 @@ export class AssessmentsRepository {
         jsonb(w.findings),
         jsonb(w.undetermined_rules),
         w.completed_at,
-        jsonb(w.answers),
-        jsonb(w.completed_parameter_ids),
-        jsonb(w.answer_details),
+        w.parameter_id,
+        JSON.stringify(w.detail.value),
+        JSON.stringify(w.detail),
         jsonb(w.ruled_out),
         w.generation,
         JSON.stringify(w.log),

@@ -211,9 +211,8 @@ export class AssessmentsService {
     );
     const { written, generation } = await this.repo.applyAnswer(row.id, row.step, {
       ...state,
-      answers,
-      completed_parameter_ids: completed,
-      answer_details: details,
+      parameter_id: parameter.id,
+      detail,
       log,
       at,
       generation: guardOf(seen),

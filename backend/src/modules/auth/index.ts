@@ -2,3 +2,5 @@
 // user's current role (the queue dashboard checks its cookie's session the way the bearer check does).
 export { openSessionIdentity } from './sessions.repository';
 export type { SessionIdentity } from './session-cache';
+// The CLI's role command announces its write as the API's own writes are announced.
+export { announceSessionChange } from './session-cache';

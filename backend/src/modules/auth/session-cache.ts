@@ -15,7 +15,7 @@ export type SessionIdentity = Pick<AuthUser, 'id' | 'email' | 'role'> & { accoun
 
 /** Writes to these tables can end a session, change a role or change what the identity shows (the names). */
 const AUTH_TABLES = new Set(['auth_sessions', 'users', 'user_roles', 'profiles']);
-/** Bounds staleness from writes made outside the API (the CLI, a DBA), which no process announces. */
+/** Bounds staleness from writes made outside the API that no process announces (a DBA's; the CLI announces its own). */
 export const SESSION_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 20_000;
 /** How long a write waits for every API process to confirm it dropped its cache. */
@@ -25,6 +25,42 @@ interface Entry {
   value: SessionIdentity;
   userId: string;
   expires: number;
+}
+
+/** The Redis channels on which a session change is announced and its drop confirmed, per deployment (queue prefix). */
+export function sessionChannels(prefix: string) {
+  return { drop: `${prefix}:auth-sessions:drop`, dropped: `${prefix}:auth-sessions:dropped` };
+}
+
+/**
+ * For a process outside the API that wrote an auth table (the CLI's role command): drops every API process's cached
+ * sessions and waits until each has confirmed, as a write through the API does, so the change applies at the next
+ * request rather than at the cache's expiry. Resolves with how many processes confirmed and how many there were.
+ */
+export async function announceSessionChange(redisUrl: string, prefix: string): Promise<{ confirmed: number; processes: number }> {
+  const { drop, dropped } = sessionChannels(prefix);
+  const options = { maxRetriesPerRequest: 1, connectTimeout: 3000 };
+  const sub = new IORedis(redisUrl, options);
+  const pub = new IORedis(redisUrl, options);
+  const id = randomUUID();
+  let confirmed = 0;
+  let processes = Number.POSITIVE_INFINITY;
+  let done!: () => void;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  sub.on('message', (_channel: string, message: string) => {
+    if (message === id && ++confirmed >= processes) done();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await sub.subscribe(dropped);
+    processes = await pub.publish(drop, id);
+    if (confirmed >= processes) done();
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, ACK_TIMEOUT_MS)))]);
+    return { confirmed, processes };
+  } finally {
+    clearTimeout(timer);
+    for (const connection of [sub, pub]) await connection.quit().catch(() => connection.disconnect());
+  }
 }
 
 interface PendingAck {
@@ -60,8 +96,9 @@ export class SessionCache implements EntitySubscriberInterface, OnModuleInit, On
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @InjectDataSource() db: DataSource) {
     db.subscribers.push(this);
-    this.channel = `${config.queue.prefix}:auth-sessions:drop`;
-    this.ackChannel = `${config.queue.prefix}:auth-sessions:dropped`;
+    const channels = sessionChannels(config.queue.prefix);
+    this.channel = channels.drop;
+    this.ackChannel = channels.dropped;
     this.subscribed = !config.redisUrl;
     if (config.redisUrl) {
       const options = { maxRetriesPerRequest: 1, connectTimeout: 3000 };

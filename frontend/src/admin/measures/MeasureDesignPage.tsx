@@ -19,11 +19,13 @@ import { PageHeader } from '../components/PageHeader';
 import { useAdminQuery } from '../components/useAdminQuery';
 import { adminApi } from '../providers/dataProvider';
 import { MeasureDraftPreview } from './MeasureDraftPreview';
+import { MeasureFlow } from './MeasureFlow';
+import { useMeasureDraft } from './measureDraft';
 import { MeasureVersions } from './MeasureVersions';
 import { findingsLabel } from './MeasureDesignsPage';
 import { AnalysisSection, CriteriaSection, PopulationsSection, VersionSection } from './MeasureSections';
 
-type TabKey = 'populations' | 'criteria' | 'version' | 'analysis' | 'vignettes' | 'draft' | 'versions';
+type TabKey = 'populations' | 'flow' | 'criteria' | 'version' | 'analysis' | 'vignettes' | 'draft' | 'versions';
 
 function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
   const v = d.vignettes;
@@ -58,8 +60,32 @@ function Vignettes({ d, phone }: { d: MeasureDesignJson; phone: boolean }) {
   );
 }
 
+/** The tab's view. The Flow and the Draft tab read and edit one draft, kept here while the tabs change. */
+function Views({ d, tab, phone, setTab }: { d: MeasureDesignJson; tab: TabKey; phone: boolean; setTab: (t: TabKey) => void }) {
+  const draft = useMeasureDraft(d);
+  return (
+    <>
+      {tab === 'populations' && <PopulationsSection d={d} />}
+      {tab === 'flow' && <MeasureFlow d={d} draft={draft} onOpenDraft={() => setTab('draft')} />}
+      {tab === 'criteria' && <CriteriaSection d={d} />}
+      {tab === 'version' && <VersionSection d={d} phone={phone} />}
+      {tab === 'analysis' && <AnalysisSection d={d} />}
+      {tab === 'vignettes' && <Vignettes d={d} phone={phone} />}
+      {/* A new saved draft or publish starts the impact preview again. */}
+      {tab === 'draft' && (
+        <MeasureDraftPreview
+          key={d.draft ? `${d.draft.version}-${d.draft.revision}` : `published-${d.published.version}`}
+          d={d}
+          draft={draft}
+        />
+      )}
+      {tab === 'versions' && <MeasureVersions measureId={d.id} phone={phone} />}
+    </>
+  );
+}
+
 /**
- * One measure in the designer (issue 21): its published version's populations as rule groups, the record criteria
+ * One measure in the designer (issue 21): its published version's populations as rule groups and as a flow, the record criteria
  * they read, its version, the designer's analysis, the official test cases (of the shipped version) as its
  * vignettes, its draft (edit, save, discard, impact, publish) and its versions.
  */
@@ -84,6 +110,7 @@ export default function MeasureDesignPage() {
     );
   const tabs: [TabKey, string][] = [
     ['populations', 'Populations'],
+    ['flow', 'Flow'],
     ['criteria', 'Record criteria'],
     ['version', 'Version'],
     ['analysis', `Analysis${d.analysis.findings.length ? ` (${d.analysis.findings.length})` : ''}`],
@@ -149,16 +176,7 @@ export default function MeasureDesignPage() {
         ))}
       </Tabs>
       <Box role="tabpanel" id={`measure-panel-${tab}`} aria-labelledby={`measure-tab-${tab}`}>
-        {tab === 'populations' && <PopulationsSection d={d} />}
-        {tab === 'criteria' && <CriteriaSection d={d} />}
-        {tab === 'version' && <VersionSection d={d} phone={phone} />}
-        {tab === 'analysis' && <AnalysisSection d={d} />}
-        {tab === 'vignettes' && <Vignettes d={d} phone={phone} />}
-        {/* A new saved draft or publish starts the form again from what is stored. */}
-        {tab === 'draft' && (
-          <MeasureDraftPreview key={d.draft ? `${d.draft.version}-${d.draft.revision}` : `published-${d.published.version}`} d={d} />
-        )}
-        {tab === 'versions' && <MeasureVersions measureId={d.id} phone={phone} />}
+        <Views d={d} tab={tab} phone={phone} setTab={setTab} />
       </Box>
     </Box>
   );

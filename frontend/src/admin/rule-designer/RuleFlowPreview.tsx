@@ -1,8 +1,7 @@
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { Background, Handle, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
-import '@xyflow/react/dist/style.css';
+import { Handle, Position, type Node, type NodeProps, type NodeTypes } from '@xyflow/react';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import RecommendIcon from '@mui/icons-material/Recommend';
@@ -16,6 +15,7 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import type { ParameterJson } from '@cds/contracts';
 import type { RuleDraft } from './draft';
 import { buildFlow, NODE_WIDTH, type FlowNode } from './flow';
+import { FlowCanvas, hiddenHandle, nodeBox } from './FlowCanvas';
 
 export const ACTION_ICONS: Record<string, React.ComponentType<SvgIconProps>> = {
   alert: NotificationsActiveIcon,
@@ -31,24 +31,16 @@ export const ACTION_ICONS: Record<string, React.ComponentType<SvgIconProps>> = {
 type Data = FlowNode['data'];
 type FlowNodeProps = NodeProps<Node<Data>>;
 
-const box = {
-  px: 1.5,
-  py: 1,
-  borderRadius: 1.5,
-  border: 1,
-  fontSize: '0.8rem',
-  width: NODE_WIDTH.condition,
-  textAlign: 'center' as const,
-  bgcolor: 'background.paper',
-};
+const box = { ...nodeBox, width: NODE_WIDTH.condition };
+const hidden = hiddenHandle;
 
-const hidden = { opacity: 0, pointerEvents: 'none' as const };
-
-const StartNode = memo(function StartNode({ data }: FlowNodeProps) {
+/** The flow's first node (a rule's name, a measure's measurement period). */
+export const StartNode = memo(function StartNode({ data }: FlowNodeProps) {
   return (
     <Box
       sx={{
         ...box,
+        width: data.width ?? NODE_WIDTH.start,
         bgcolor: 'primary.main',
         color: 'primary.contrastText',
         borderColor: 'primary.main',
@@ -120,19 +112,6 @@ const NoteNode = memo(function NoteNode({ data }: FlowNodeProps) {
   );
 });
 
-/**
- * Frames the flow again when a label changes size (typing a longer message wraps its node).
- * The timeout lets React Flow measure the new size first.
- */
-function RefitOnChange({ signature }: { signature: string }) {
-  const { fitView } = useReactFlow();
-  useEffect(() => {
-    const t = setTimeout(() => void fitView({ padding: 0.2 }), 60);
-    return () => clearTimeout(t);
-  }, [signature, fitView]);
-  return null;
-}
-
 // Outside any component, so React Flow never sees a new object and re-mounts the nodes.
 const nodeTypes: NodeTypes = { start: StartNode, condition: ConditionNode, decision: DecisionNode, action: ActionNode, note: NoteNode };
 
@@ -149,20 +128,6 @@ export default function RuleFlowPreview({
     () => (model.empty ? [] : model.nodes.map((n) => ({ ...n, draggable: false, selectable: false }))),
     [model],
   );
-  const edges = useMemo<Edge[]>(
-    () =>
-      model.empty
-        ? []
-        : model.edges.map((e) => ({
-            ...e,
-            type: 'smoothstep',
-            labelStyle: { fontWeight: 700, fontSize: 11 },
-            labelBgStyle: { fill: '#ffffff' },
-            style: { stroke: '#475467' },
-          })),
-    [model],
-  );
-
   return (
     <Box
       component="figure"
@@ -185,27 +150,13 @@ export default function RuleFlowPreview({
         </Box>
       ) : (
         <>
-          <ReactFlow
-            // A new shape (a node added or removed) mounts a fresh flow, so fitView frames all of it.
-            key={nodes.map((n) => n.id).join(',')}
+          <FlowCanvas
             nodes={nodes}
-            edges={edges}
+            edges={model.edges}
             nodeTypes={nodeTypes}
-            fitView
-            fitViewOptions={{ padding: 0.2 }}
-            nodesDraggable={false}
-            nodesConnectable={false}
-            nodesFocusable={false}
-            edgesFocusable={false}
-            elementsSelectable={false}
-            zoomOnScroll={false}
-            preventScrolling={false}
-            minZoom={0.2}
-            ariaLabelConfig={{ 'node.a11yDescription.default': 'Part of the rule flow; the list below describes it in order.' }}
-          >
-            <Background gap={16} size={1} />
-            <RefitOnChange signature={nodes.map((n) => n.data.label).join('\n')} />
-          </ReactFlow>
+            signature={nodes.map((n) => n.data.label).join('\n')}
+            description="Part of the rule flow; the list below describes it in order."
+          />
           {/* The diagram for screen readers: the same flow as a list. */}
           <Box component="figcaption" className="visually-hidden">
             <ol aria-label="Rule flow">

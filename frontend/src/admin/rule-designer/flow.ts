@@ -17,7 +17,8 @@ export interface FlowNode {
   id: string;
   type: FlowNodeKind;
   position: { x: number; y: number };
-  data: { label: string; actionType?: string; severity?: string };
+  /** width: a start node wider than the preview's (a measure's measurement period with its dates). */
+  data: { label: string; actionType?: string; severity?: string; width?: number };
 }
 
 export interface FlowEdge {
