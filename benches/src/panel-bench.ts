@@ -11,7 +11,7 @@ import { scratchDatabase } from './bench-scratch';
  * resources each) stored in a scratch database, then the three measures evaluated for the panel from
  * the database in one pass. Import (bulk rows, no FHIR validation) and evaluation are timed apart.
  */
-const PERIOD = { start: '2025-01-01', end: '2025-12-31' };
+export const PERIOD = { start: '2025-01-01', end: '2025-12-31' };
 const ICD10 = 'http://hl7.org/fhir/sid/icd-10-cm';
 const CPT = 'http://www.ama-assn.org/go/cpt';
 const LOINC = 'http://loinc.org';
@@ -88,24 +88,30 @@ function patientRecord(i: number, rnd: () => number): RecordRow[] {
   return rows;
 }
 
+/** Stores `patients` generated patients (always the same ones: a fixed seed) as bulk rows; returns the resources stored. */
+export async function storePanel(records: RecordsRepository, patients: number): Promise<number> {
+  const rnd = seededRandom(20251231);
+  let resources = 0;
+  let batch: RecordRow[] = [];
+  for (let i = 0; i < patients; i++) {
+    batch.push(...patientRecord(i, rnd));
+    if (batch.length >= 5000 || i === patients - 1) {
+      resources += batch.length;
+      await records.upsert(batch);
+      batch = [];
+    }
+  }
+  return resources;
+}
+
 export async function runPanelBench(patients: number, fmt: (n: number, digits?: number) => string): Promise<void> {
   const scratch = await scratchDatabase('panel');
   const runtime = await startRuntime(loadConfig(scratch.env), { listen: false });
   try {
     const records = runtime.app.get(RecordsRepository);
     const measures = runtime.app.get(MeasuresService);
-    const rnd = seededRandom(20251231);
-    let resources = 0;
     const importStart = Date.now();
-    let batch: RecordRow[] = [];
-    for (let i = 0; i < patients; i++) {
-      batch.push(...patientRecord(i, rnd));
-      if (batch.length >= 5000 || i === patients - 1) {
-        resources += batch.length;
-        await records.upsert(batch);
-        batch = [];
-      }
-    }
+    const resources = await storePanel(records, patients);
     const importS = (Date.now() - importStart) / 1000;
     const size = (await scratch.admin.query(`SELECT pg_database_size($1) AS b`, [scratch.name])).rows[0].b as string;
     console.log(`\n### A panel of ${patients.toLocaleString('en-US')} patients\n`);

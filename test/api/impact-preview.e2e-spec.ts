@@ -1,6 +1,7 @@
 import type { ImpactGroupJson, ImpactPreviewJson } from '@cds/contracts';
 import { startTestApp, type TestApp } from '../support/app';
 import { counts, createCast } from '../support/factories';
+import { streamedLines } from '../support/ndjson';
 import {
   action,
   cond,
@@ -191,25 +192,8 @@ describe('raising the A1C diagnosis threshold to 7.0 reclassifies a 6.7 % patien
 });
 
 /** The streamed answer's lines, parsed. */
-async function streamedPreview(ruleSetId: string) {
-  const res = await t
-    .http()
-    .post(`/api/rule-sets/${ruleSetId}/impact-preview`)
-    .set(cast.admin.auth)
-    .set('Accept', 'application/x-ndjson')
-    .buffer(true)
-    .parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (c: string) => (text += c));
-      r.on('end', () => done(null, text));
-    });
-  const lines = String(res.body)
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { progress?: { done: number; total: number }; preview?: ImpactPreviewJson; error?: object });
-  return { res, lines };
-}
+const streamedPreview = (ruleSetId: string) =>
+  streamedLines<ImpactPreviewJson>(t.http().post(`/api/rule-sets/${ruleSetId}/impact-preview`).set(cast.admin.auth));
 
 // Issue 23: the admin waits 1 to 4 s for a preview; the dialog shows how many patients are compared, from the server's own count.
 describe('the admin watching the A1C threshold preview being computed', () => {

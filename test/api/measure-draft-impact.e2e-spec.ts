@@ -1,17 +1,23 @@
-import type { MeasureDesignJson, MeasureDraftRuleJson, MeasureImpactJson } from '@cds/contracts';
-import { startTestApp, type TestApp } from '../support/app';
+import type { MeasureDesignJson, MeasureDraftRuleJson, MeasureImpactJson, MeasureRunJson } from '@cds/contracts';
+import type { TestApp } from '../support/app';
 import { createCast } from '../support/factories';
-import { panelPatientBundle } from '../support/panel-records';
+import { streamedLines } from '../support/ndjson';
+import { panelPatientBundle, thisYear } from '../support/panel-records';
+import { startPolishApp, type PolishSetup } from '../support/polish-setup';
+import { waitFor } from '../support/polling';
 
 // Issue 21, deliverable 4 (admin): before a measure draft is published, the impact preview says which stored
 // patients would change population under it. Here CMS122's numerator cut-point raised from 9 % to 10 %.
+let setup: PolishSetup;
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
 const CMS122 = 'DiabetesGlycemicStatusAssessmentGreaterThan9PercentFHIR';
 let current: MeasureDraftRuleJson[];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A measure run's job needs a worker (a separate process on PostgreSQL and Redis, the API itself embedded).
+  setup = await startPolishApp();
+  t = setup.t;
   cast = await createCast(t);
   const patients = [
     { id: 'hba1c-9-5', given: 'Nora', family: 'Ames', birthDate: '1960-04-02', hba1c: { value: 9.5, unit: '%' } },
@@ -33,7 +39,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await t?.close();
+  await setup?.close();
 });
 
 const preview = (body: unknown, as = cast.admin) =>
@@ -99,4 +105,124 @@ it('refuses a draft it cannot evaluate, naming each problem (400), and a PCP (40
   expect((await t.http().post('/api/measures/designs/NoSuchMeasure/impact').set(cast.admin.auth).send({ rules: current })).status).toBe(
     404,
   );
+});
+
+// Issue 21 at population size: a preview over 100,000 patients takes minutes, so the publish dialog asks for the
+// streamed form and shows how many patients are compared; and after a measure run the measure as it is comes from
+// the run's stored results, so only the draft is evaluated.
+describe('the admin previewing an 8 % A1C cut-point over a panel a measure run has read', () => {
+  const streamed = (body: unknown) =>
+    streamedLines<MeasureImpactJson>(
+      t
+        .http()
+        .post(`/api/measures/designs/${CMS122}/impact`)
+        .set(cast.admin.auth)
+        .send(body as object),
+    );
+  const year = String(thisYear());
+  const period = { period_start: `${year}-01-01`, period_end: `${year}-12-31` };
+  async function measureRun(): Promise<MeasureRunJson> {
+    const started = await t
+      .http()
+      .post('/api/measure-runs')
+      .set(cast.admin.auth)
+      .send({ measure_ids: [CMS122], ...period });
+    expect(started.status).toBe(202);
+    let last: MeasureRunJson | undefined;
+    await waitFor(
+      async () => {
+        last = (await t.http().get(`/api/measure-runs/${started.body.id}`).set(cast.admin.auth)).body as MeasureRunJson;
+        return last.status === 'completed' || last.status === 'failed';
+      },
+      { timeoutMs: 120_000, intervalMs: 100, what: 'the measure run to finish' },
+    );
+    return last!;
+  }
+
+  it('streamed, progress lines count every stored patient, and the final answer is the JSON answer', async () => {
+    const json = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    const { res, lines } = await streamed({ rules: withCutPoint(8) });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const progress = lines.slice(0, -1).map((l) => l.progress!);
+    expect(progress[0]).toEqual({ done: 0, total: json.patients });
+    expect(progress.at(-1)).toEqual({ done: json.patients, total: json.patients });
+    expect(lines.at(-1)!.preview).toEqual(json);
+    // Nothing stored yet: the measure as it is was evaluated now for everyone.
+    expect(json.current_from).toEqual({ stored: 0, evaluated: json.patients });
+  });
+
+  it('a draft or measure that cannot be previewed is a plain error answer before any line', async () => {
+    const unknown = await streamedLines(
+      t.http().post('/api/measures/designs/NoSuchMeasure/impact').set(cast.admin.auth).send({ rules: current }),
+    );
+    expect(unknown.res.status).toBe(404);
+    expect(unknown.res.headers['content-type']).toMatch(/^application\/json/);
+    const bad = await streamed({ rules: withCutPoint('eight') });
+    expect(bad.res.status).toBe(400);
+    expect(JSON.parse(String(bad.res.body))).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('after a measure run the measure as it is is read from its stored results, and only the draft is evaluated', async () => {
+    const evaluated = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    expect(await measureRun()).toMatchObject({ status: 'completed' });
+    const read = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    expect(read.current_from).toEqual({ stored: read.patients, evaluated: 0 });
+    expect(read.counts).toEqual(evaluated.counts);
+    expect(read.changed_patients).toEqual(evaluated.changed_patients);
+    // Proof that the stored row is what was read: a result marked out of the numerator in the store is counted so.
+    await t.db.query(
+      `UPDATE measure_results SET populations = populations || '{"numerator": false}'::jsonb
+        WHERE measure_id = $1 AND patient_id = 'hba1c-11-2' AND period_start = $2`,
+      [CMS122, period.period_start],
+    );
+    const tampered = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    const numerator = (r: MeasureImpactJson) => r.counts.find((c) => c.population === 'numerator')!;
+    expect(numerator(tampered).before).toBe(numerator(read).before - 1);
+    expect(numerator(tampered).after).toBe(numerator(read).after);
+
+    // A draft that keeps the initial population's rules does not read the record of a patient whom the stored result
+    // places outside it (they stay outside); one that changes them (the upper age 75 → 76) reads every record.
+    await t.db.query(
+      `UPDATE measure_results SET populations = populations || '{"initial-population": false, "denominator": false, "numerator": false}'::jsonb
+        WHERE measure_id = $1 AND patient_id = 'hba1c-9-5' AND period_start = $2`,
+      [CMS122, period.period_start],
+    );
+    const initial = (r: MeasureImpactJson) => r.counts.find((c) => c.population === 'initial-population')!;
+    const kept = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    expect(initial(kept)).toMatchObject({ before: initial(read).before - 1, after: initial(read).after - 1 });
+    expect(kept.changed_patients.map((p) => p.patient_id)).not.toContain('hba1c-9-5');
+    const olderAge = withCutPoint(8).map((r) =>
+      r.population === 'initial-population' ? { ...r, conditions: r.conditions.map((c) => (c.value === 75 ? { ...c, value: 76 } : c)) } : r,
+    );
+    const changedAge = (await preview({ rules: olderAge })).body as MeasureImpactJson;
+    expect(initial(changedAge)).toMatchObject({ before: initial(read).before - 1, after: initial(read).after });
+    expect(changedAge.changed_patients.find((p) => p.patient_id === 'hba1c-9-5')?.changes).toContain('Initial population: No → Yes');
+  });
+
+  it('a patient imported after the run has no current stored result and is evaluated now', async () => {
+    const before = (await preview({ rules: withCutPoint(8) })).body as MeasureImpactJson;
+    const added = await t
+      .http()
+      .post('/api/fhir')
+      .set(cast.admin.auth)
+      .send(
+        panelPatientBundle({
+          id: 'hba1c-8-5-late',
+          given: 'Rosa',
+          family: 'Eng',
+          birthDate: '1963-09-09',
+          hba1c: { value: 8.5, unit: '%' },
+        }),
+      );
+    expect(added.status).toBe(200);
+    const { lines } = await streamed({ rules: withCutPoint(8) });
+    const after = lines.at(-1)!.preview!;
+    expect(after.patients).toBe(before.patients + 1);
+    expect(after.current_from).toEqual({ stored: before.current_from.stored, evaluated: before.current_from.evaluated + 1 });
+    // At 8.5 % she is not a gap at 9 % but is at 8 %: the draft moves her into the numerator.
+    expect(after.changed_patients).toEqual(
+      expect.arrayContaining([expect.objectContaining({ patient_id: 'hba1c-8-5-late', changes: ['Numerator: No → Yes'] })]),
+    );
+  });
 });

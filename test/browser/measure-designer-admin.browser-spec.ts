@@ -145,9 +145,16 @@ it('an administrator previews CMS122 with its cut-point at 10 %: the patient at 
     await page.getByRole('tab', { name: 'Draft and impact' }).click();
     const cut = page.getByRole('spinbutton', { name: /^Most recent HbA1c or GMI > 9 %:/ });
     await cut.fill('10');
+    // The page asks for the streamed preview, whose progress lines move the bar while a large panel is compared.
+    const answered = page.waitForResponse((r) => r.url().endsWith('/impact') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Preview impact' }).click();
+    const response = await answered;
+    expect(response.request().headers()['accept']).toContain('application/x-ndjson');
+    expect(response.headers()['content-type']).toMatch(/^application\/x-ndjson/);
     const impact = page.getByRole('region', { name: 'Impact of the draft' });
     await impact.waitFor({ timeout: 60_000 });
+    // Nothing stored for this period yet: the measure as it is was evaluated for every patient.
+    expect(await impact.textContent()).toMatch(/Now: all \d+ patients evaluated now/);
     expect(await impact.textContent()).toMatch(/1 of \d+ stored patients would change population/);
     expect(await impact.getByRole('list', { name: 'Patients who would change population' }).textContent()).toBe(
       'Nora AmesNumerator: Yes → No',

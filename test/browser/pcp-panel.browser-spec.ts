@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, screenshotDir, seriousA11yViolations, signIn as signInAt, type Browser } from '../support/browser';
+import {
+  dialogShot,
+  launchBrowser,
+  screenshot,
+  screenshotDir,
+  seriousA11yViolations,
+  sideways,
+  signIn as signInAt,
+  type Browser,
+} from '../support/browser';
 import { startTestApp, type TestApp } from '../support/app';
 import { action, cond, createFromTemplate, createPublishedRuleSet, expectStatus, seedTemplates } from '../support/clinical-factories';
 import { createCast, PASSWORD } from '../support/factories';
@@ -20,20 +29,11 @@ let cast: Awaited<ReturnType<typeof createCast>>;
 
 const signIn = (page: Page) => signInAt(page, t.url, cast.pcp.email, PASSWORD);
 
-/** A dialog is fixed to the viewport: shot as the physician sees it, once its transition has ended. */
-async function dialogShot(page: Page, name: string) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
-}
-
 /** The 15th of the month `n` months before this one, at noon (well inside that month). */
 const monthsAgo = (n: number) => {
   const d = new Date();
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - n, 15, 12)).toISOString();
 };
-
-/** Width the page scrolls to sideways beyond the viewport (0: none). */
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 beforeAll(async () => {
   t = await startTestApp();

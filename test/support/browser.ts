@@ -84,6 +84,15 @@ export async function launchBrowser(): Promise<Browser> {
   };
 }
 
+/** A dialog is fixed to the viewport: shot as the physician sees it, once its transition has ended. */
+export async function dialogShot(page: Page, name: string) {
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(screenshotDir(), `${name}.png`) });
+}
+
+/** Width the page scrolls to sideways beyond the viewport (0: none). */
+export const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
 export async function screenshot(page: Page, name: string) {
   const dir = screenshotDir();
   mkdirSync(dir, { recursive: true });

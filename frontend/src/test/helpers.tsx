@@ -31,6 +31,20 @@ export function apiError(status: number, code: string, message: string, details?
 }
 
 /** A promise you resolve later, to hold a request in flight. */
+/** A streamed answer (application/x-ndjson) whose lines the test sends one at a time, as a server computing a preview would. */
+export function ndjsonStream(status = 200) {
+  const encoder = new TextEncoder();
+  let send!: (line: object) => void;
+  let close!: () => void;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      send = (line) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      close = () => controller.close();
+    },
+  });
+  return { response: () => new Response(body, { status, headers: { 'Content-Type': 'application/x-ndjson' } }), send, close };
+}
+
 export function deferred<T>() {
   let resolve!: (v: T) => void;
   let reject!: (e: unknown) => void;

@@ -154,6 +154,11 @@ export interface MeasureImpactJson {
   versions: { current: string; draft: string };
   analysis: { summary: { error: number; warning: number; info: number }; findings: (Finding & { population: string })[] };
   patients: number;
+  /**
+   * Where the measure as it is was read for each patient: `stored`, a stored result current for its version and the
+   * period (a measure run's, or the Panel's: only the draft is evaluated for them); `evaluated`, evaluated now.
+   */
+  current_from: { stored: number; evaluated: number };
   changed: number;
   counts: { population: string; label: string; before: number; after: number }[];
   /** The patients who change, up to 200 (`changed` counts them all). */

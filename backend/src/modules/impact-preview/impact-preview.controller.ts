@@ -6,9 +6,7 @@ import { CurrentUser, Roles, type AuthUser } from '../../common/auth-user';
 import { ParseIdPipe } from '../../common/uuid.pipe';
 import { ImpactPreviewService } from './impact-preview.service';
 import { ContractResponse } from '../../common/contract-response';
-
-/** The streamed form of the preview, with its progress (Accept header). */
-export const PROGRESS_TYPE = 'application/x-ndjson';
+import { PROGRESS_TYPE, wantsProgress } from '../../common/progress-stream';
 
 @ApiTags('rule-sets')
 @ApiBearerAuth()
@@ -30,7 +28,7 @@ export class ImpactPreviewController {
     @Param('id', ParseIdPipe) id: string,
     @Headers('accept') accept?: string,
   ): Promise<ImpactPreviewJson | StreamableFile> {
-    if (!accept?.includes(PROGRESS_TYPE)) return this.previews.create(actor, id);
+    if (!wantsProgress(accept)) return this.previews.create(actor, id);
     const stream = this.previews.streamed(actor, await this.previews.prepare(id));
     return new StreamableFile(stream, { type: PROGRESS_TYPE });
   }

@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import type { ImpactExampleJson, ImpactGroupJson, ImpactGroupKey, ImpactPreviewJson, ImpactRuleRef } from '@cds/contracts';
 import {
@@ -15,7 +15,7 @@ import {
 } from '@cds/engine';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth-user';
-import { toErrorBody } from '../../common/error.filter';
+import { progressStream, type Progress } from '../../common/progress-stream';
 import { conflict, notFound } from '../../common/errors';
 import {
   combinationHash,
@@ -51,14 +51,8 @@ interface Labelled extends ImpactPatient {
   label: string;
 }
 
-/** The client of a streamed preview went away: the comparison stops. */
-class ClientGone extends Error {}
-
 /** Patients compared per slice: a few hundred milliseconds at most between two progress reports. */
 export const SLICE = 500;
-
-/** Told after each slice: `done` of `total` patients (the three populations together) compared. */
-export type ImpactProgress = (done: number, total: number) => void;
 
 /** What a preview read, before any patient is compared (ImpactPreviewService.prepare). */
 export interface PreparedPreview {
@@ -136,7 +130,7 @@ export class ImpactPreviewService implements PublishImpactCheck {
    * each how many of all of them were compared, and yields to other requests between slices. The
    * stored preview names the draft and combination it read, so publish refuses it if either moved.
    */
-  async compute(actor: AuthUser, run: PreparedPreview, progress?: ImpactProgress): Promise<ImpactPreviewJson> {
+  async compute(actor: AuthUser, run: PreparedPreview, progress?: Progress): Promise<ImpactPreviewJson> {
     const { before, after, beforeParameters, afterParameters } = run;
     const comparer = new ImpactComparer(before.rules, after.rules, beforeParameters, afterParameters);
     const populations: Record<ImpactGroupKey, Labelled[]> = {
@@ -187,29 +181,9 @@ export class ImpactPreviewService implements PublishImpactCheck {
     return this.get(run.ruleSetId, id);
   }
 
-  /**
-   * `compute` as a stream of lines (application/x-ndjson): `{ progress: { done, total } }` after each
-   * slice, then `{ preview }`, or `{ error }` with api.md's error body if it failed once the answer
-   * had begun. A client that goes away stops the comparison (the stream is destroyed under it).
-   */
+  /** `compute` as a stream of lines with its progress (common/progress-stream.ts); the last line is `{ preview }`. */
   streamed(actor: AuthUser, run: PreparedPreview): Readable {
-    const out = new PassThrough();
-    const line = (value: object) => `${JSON.stringify(value)}\n`;
-    this.compute(actor, run, (done, total) => {
-      if (out.destroyed) throw new ClientGone();
-      out.write(line({ progress: { done, total } }));
-    }).then(
-      (preview) => {
-        if (!out.destroyed) out.end(line({ preview }));
-      },
-      (e: unknown) => {
-        if (e instanceof ClientGone || out.destroyed) return;
-        const error = toErrorBody(e);
-        if (error.statusCode >= 500) this.logger.error(e instanceof Error ? e : String(e));
-        out.end(line({ error }));
-      },
-    );
-    return out;
+    return progressStream((progress) => this.compute(actor, run, progress), this.logger);
   }
 
   async get(ruleSetId: string, id: string): Promise<ImpactPreviewJson> {

@@ -360,7 +360,7 @@ export class MeasuresService {
    * The records of these patients, SLICE at a time: the next slice is read while this one is evaluated
    * (PostgreSQL works on one core while the engine uses the other). `given`: records already read.
    */
-  private async *recordSlices(
+  async *recordSlices(
     patients: readonly string[],
     given?: ReadonlyMap<string, Record<string, unknown>[]>,
   ): AsyncGenerator<ReadonlyMap<string, Record<string, unknown>[]>> {

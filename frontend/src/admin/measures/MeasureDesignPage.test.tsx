@@ -45,6 +45,7 @@ describe('Quality measures in the designer (admin console)', { timeout: 60_000 }
       versions: { current: summary.version, draft: 'CMS122-aaaaaaaaaaaaaaaaaaaaaaaa' },
       analysis: { summary: { error: 0, warning: 0, info: 0 }, findings: [] },
       patients: 3,
+      current_from: { stored: 0, evaluated: 3 },
       changed: 1,
       counts: [{ population: 'numerator', label: 'Numerator', before: 2, after: 1 }],
       changed_patients: [
@@ -77,6 +78,7 @@ describe('Quality measures in the designer (admin console)', { timeout: 60_000 }
     expect(within(result).getByRole('list', { name: 'Patients who would change population' })).toHaveTextContent(
       'Nora AmesNumerator: Yes → No',
     );
+    expect(result).toHaveTextContent('Now: all 3 patients evaluated now (no current stored results; a measure run stores them).');
     expect(sent?.rules.map((r) => [r.id, r.conditions[0].value])).toEqual([['cms122-num-elevated', 10]]);
     expect(sent).toMatchObject({ periodStart: '2026-01-01', periodEnd: '2026-12-31' });
   });

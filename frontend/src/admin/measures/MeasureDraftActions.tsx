@@ -16,8 +16,10 @@ import { errorMessage } from '../../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ADMIN_TOASTS } from '../messages';
 import { adminApi } from '../providers/dataProvider';
+import type { ImpactProgress } from '../providers/impactPreviewStream';
 import { useToast } from '../providers/useToast';
-import { ImpactCounts } from './ImpactCounts';
+import { ImpactPreviewProgress } from '../resources/rules/ImpactPreviewProgress';
+import { ImpactCounts, MEASURE_PROGRESS_WORDS } from './ImpactCounts';
 
 const NOTE_MAX = 1000;
 
@@ -28,6 +30,7 @@ const NOTE_MAX = 1000;
 function PublishDialog({ d, onClose }: { d: MeasureDesignJson; onClose: () => void }) {
   const draft = d.draft!;
   const [impact, setImpact] = useState<{ result: MeasureImpactJson | null; error: unknown }>({ result: null, error: null });
+  const [progress, setProgress] = useState<ImpactProgress | null>(null);
   const [note, setNote] = useState('');
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -36,7 +39,7 @@ function PublishDialog({ d, onClose }: { d: MeasureDesignJson; onClose: () => vo
   const queryClient = useQueryClient();
   useEffect(() => {
     adminApi
-      .measureImpact(d.id, { rules: draft.rules })
+      .measureImpact(d.id, { rules: draft.rules }, setProgress)
       .then((result) => setImpact({ result, error: null }))
       .catch((e: unknown) => setImpact({ result: null, error: e }));
   }, [d.id, draft.rules]);
@@ -68,7 +71,7 @@ function PublishDialog({ d, onClose }: { d: MeasureDesignJson; onClose: () => vo
             {d.identifier}, no longer the measure as CMS specifies it, and every report says so with your note. Results stored under version{' '}
             {d.published.label} stop counting.
           </Typography>
-          {!impact.result && !impact.error && <Typography role="status">Previewing the impact...</Typography>}
+          {!impact.result && !impact.error && <ImpactPreviewProgress progress={progress} words={MEASURE_PROGRESS_WORDS} />}
           {impact.error ? <Alert severity="error">{errorMessage(impact.error, 'The impact preview could not run.')}</Alert> : null}
           {impact.result && (
             <>

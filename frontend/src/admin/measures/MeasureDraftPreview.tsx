@@ -12,7 +12,9 @@ import Typography from '@mui/material/Typography';
 import type { MeasureDesignJson, MeasureImpactJson } from '@cds/contracts';
 import { errorMessage } from '../../api';
 import { adminApi } from '../providers/dataProvider';
-import { ImpactCounts } from './ImpactCounts';
+import type { ImpactProgress } from '../providers/impactPreviewStream';
+import { ImpactPreviewProgress } from '../resources/rules/ImpactPreviewProgress';
+import { ImpactCounts, MEASURE_PROGRESS_WORDS } from './ImpactCounts';
 import { MeasureDraftActions } from './MeasureDraftActions';
 import { CutPointField } from './CutPointField';
 import type { MeasureDraftState } from './measureDraft';
@@ -69,14 +71,12 @@ export function MeasureDraftPreview({ d, draft }: { d: MeasureDesignJson; draft:
     result: null,
     error: null,
   });
+  const [progress, setProgress] = useState<ImpactProgress | null>(null);
   const run = () => {
     setState({ loading: true, result: null, error: null });
+    setProgress(null);
     adminApi
-      .measureImpact(d.id, {
-        rules: payload,
-        periodStart: period.start,
-        periodEnd: period.end,
-      })
+      .measureImpact(d.id, { rules: payload, periodStart: period.start, periodEnd: period.end }, setProgress)
       .then((result) => setState({ loading: false, result, error: null }))
       .catch((error: unknown) => setState({ loading: false, result: null, error }));
   };
@@ -148,6 +148,7 @@ export function MeasureDraftPreview({ d, draft }: { d: MeasureDesignJson; draft:
           Preview impact
         </Button>
       </Box>
+      {state.loading && <ImpactPreviewProgress progress={progress} words={MEASURE_PROGRESS_WORDS} />}
       {state.error ? <Alert severity="error">{errorMessage(state.error, 'The impact preview is unavailable right now.')}</Alert> : null}
       {state.result && <Impact r={state.result} />}
     </Stack>

@@ -9,7 +9,7 @@ import type {
   MeasureVersionDetailJson,
   MeasureVersionJson,
 } from '@cds/contracts';
-import { json, renderApp } from '../../test/helpers';
+import { json, ndjsonStream, renderApp } from '../../test/helpers';
 import { adminApiMock } from '../test/adminHelpers';
 import { design, ID } from '../test/measureDesign';
 
@@ -45,6 +45,7 @@ const impact: MeasureImpactJson = {
   versions: { current: design.version.hash, draft: 'CMS122-bbbbbbbbbbbbbbbbbbbbbbbb' },
   analysis: { summary: { error: 0, warning: 0, info: 0 }, findings: [] },
   patients: 3,
+  current_from: { stored: 2, evaluated: 1 },
   changed: 1,
   counts: [{ population: 'numerator', label: 'Numerator', before: 1, after: 2 }],
   changed_patients: [
@@ -101,12 +102,73 @@ describe("A measure's draft: save, discard, publish, versions (admin console)", 
     const dialog = await screen.findByRole('dialog', { name: 'Publish version 2 (local) of CMS122' });
     expect(await within(dialog).findByText(/1 of 3 stored patients change population/)).toBeInTheDocument();
     expect(within(dialog).getByRole('table', { name: 'Patients per population, now and with the draft' })).toHaveTextContent('Numerator12');
+    expect(dialog).toHaveTextContent('Now: 2 patients from stored results (the last measure run or Panel load), 1 evaluated now.');
     const confirm = within(dialog).getByRole('button', { name: 'Publish' });
     expect(confirm).toBeDisabled(); // a change note is required
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Change note/ }), 'Clinic goal: above 8 % is poor control');
     await userEvent.click(confirm);
     expect(await screen.findByText(/Version 2 \(local\) of CMS122 is now used by the Panel/)).toBeInTheDocument();
     expect(published).toEqual({ note: 'Clinic goal: above 8 % is poor control', draft_revision: 1 });
+  });
+
+  // A preview over a large panel takes minutes: the dialog shows the server's own count of patients compared, never a timer.
+  it('while the server compares 100,000 patients under the 8 % draft, the publish dialog follows its count', async () => {
+    const { response, send, close } = ndjsonStream();
+    const calls = adminApiMock({
+      [DESIGN]: json(200, { ...design, draft: draftOf(8) }),
+      [`POST /api/measures/designs/${ID}/impact`]: response,
+    });
+    renderApp(`/admin/measures/${ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit draft' }, { timeout: 40_000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish...' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish version 2 (local) of CMS122' });
+    const bar = await within(dialog).findByRole('progressbar', { name: 'Patients compared' });
+    expect(bar).toHaveAttribute('aria-valuenow', '0');
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Reading the measure and its stored results...');
+    expect(calls.callsTo(`POST /api/measures/designs/${ID}/impact`)[0].headers.get('Accept')).toContain('application/x-ndjson');
+
+    send({ progress: { done: 0, total: 100_000 } });
+    expect(await within(dialog).findByText('0 of 100,000 patients compared')).toBeInTheDocument();
+    send({ progress: { done: 25_000, total: 100_000 } });
+    expect(await within(dialog).findByText('25,000 of 100,000 patients compared')).toBeInTheDocument();
+    expect(bar).toHaveAttribute('aria-valuenow', '25');
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
+    send({ progress: { done: 100_000, total: 100_000 } });
+    expect(await within(dialog).findByText('100,000 of 100,000 patients compared; naming the patients who change...')).toBeInTheDocument();
+
+    send({ preview: { ...impact, patients: 100_000, current_from: { stored: 99_990, evaluated: 10 } } });
+    close();
+    expect(await within(dialog).findByText(/1 of 100000 stored patients change population/)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('progressbar', { name: 'Patients compared' })).toBeNull();
+    expect(dialog).toHaveTextContent('Now: 99,990 patients from stored results (the last measure run or Panel load), 10 evaluated now.');
+  });
+
+  it("a preview that fails once it began streaming shows the server's reason, and publishing stays closed", async () => {
+    const lines = [
+      { progress: { done: 0, total: 3 } },
+      {
+        error: {
+          statusCode: 409,
+          code: 'conflict',
+          message: "The measure's value sets are not loaded: urn:oid:2.16.840.1.113883.3.464.1003.198.12.1013",
+        },
+      },
+    ];
+    adminApiMock({
+      [DESIGN]: json(200, { ...design, draft: draftOf(8) }),
+      [`POST /api/measures/designs/${ID}/impact`]: () =>
+        new Response(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', {
+          status: 200,
+          headers: { 'Content-Type': 'application/x-ndjson' },
+        }),
+    });
+    renderApp(`/admin/measures/${ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit draft' }, { timeout: 40_000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish...' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish version 2 (local) of CMS122' });
+    expect(await within(dialog).findByText(/value sets are not loaded/)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('progressbar', { name: 'Patients compared' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Publish' })).toBeDisabled();
   });
 
   it('a draft someone saved since: the save is refused and the message says to reload', async () => {

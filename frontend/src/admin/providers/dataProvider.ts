@@ -14,6 +14,7 @@ import {
   type MeasureDesignJson,
   type MeasureDesignSummaryJson,
   type MeasureDraftRequestJson,
+  type ImpactPreviewJson,
   type MeasureImpactJson,
   type MeasureDraftSaveJson,
   type MeasurePublishJson,
@@ -126,8 +127,9 @@ export const adminApi = {
   conformance: () => call<ConformanceJson>('GET', '/measures/conformance'),
   measureDesigns: () => call<MeasureDesignSummaryJson[]>('GET', '/measures/designs'),
   measureDesign: (measureId: string) => call<MeasureDesignJson>('GET', `/measures/designs/${encodeURIComponent(measureId)}`),
-  measureImpact: (measureId: string, draft: MeasureDraftRequestJson) =>
-    call<MeasureImpactJson>('POST', `/measures/designs/${encodeURIComponent(measureId)}/impact`, draft),
+  /** Streamed: `onProgress` hears how many patients the server has compared (impactPreviewStream.ts). */
+  measureImpact: (measureId: string, draft: MeasureDraftRequestJson, onProgress: (p: ImpactProgress) => void = () => undefined) =>
+    streamImpactPreview<MeasureImpactJson>(`${API}/measures/designs/${id(measureId)}/impact`, onProgress, draft),
   measureVersions: (measureId: string) => call<MeasureVersionJson[]>('GET', `/measures/designs/${id(measureId)}/versions`),
   saveMeasureDraft: (measureId: string, body: MeasureDraftSaveJson) =>
     call<MeasureVersionDetailJson>('PUT', `/measures/designs/${id(measureId)}/draft`, body),
@@ -164,7 +166,7 @@ export const adminApi = {
   publishCheck: (ruleSetId: string) => call<PublishCheckJson>('GET', `/rule-sets/${id(ruleSetId)}/publish-check`),
   /** Streamed: `onProgress` hears how many patients the server has compared (impactPreviewStream.ts). */
   impactPreview: (ruleSetId: string, onProgress: (p: ImpactProgress) => void = () => undefined) =>
-    streamImpactPreview(`${API}/rule-sets/${id(ruleSetId)}/impact-preview`, onProgress),
+    streamImpactPreview<ImpactPreviewJson>(`${API}/rule-sets/${id(ruleSetId)}/impact-preview`, onProgress),
   runVignette: (ruleSetId: string, answers: Record<string, unknown>) =>
     call<VignetteRunJson>('POST', `/rule-sets/${id(ruleSetId)}/run`, { answers }),
   boundaryVignettes: (ruleSetId: string) => call<BoundaryVignetteJson[]>('GET', `/rule-sets/${id(ruleSetId)}/boundary-vignettes`),

@@ -1,7 +1,6 @@
-import type { ImpactPreviewJson } from '@cds/contracts';
 import { ApiError, apiErrorOf, apiFetch, NetworkError, readBody } from '../../api';
 
-/** Patients compared so far, of the three groups together, as the server counts them. */
+/** Patients compared so far (for a rule set, of the three groups together), as the server counts them. */
 export interface ImpactProgress {
   done: number;
   total: number;
@@ -9,18 +8,25 @@ export interface ImpactProgress {
 
 const STREAMED = 'application/x-ndjson';
 
-type Line = { progress?: ImpactProgress; preview?: ImpactPreviewJson; error?: { statusCode?: number; message?: string } };
+type Line<T> = { progress?: ImpactProgress; preview?: T; error?: { statusCode?: number; message?: string } };
 
 /**
- * POST /api/rule-sets/:id/impact-preview, streamed (api.md's route, asked for with
- * `Accept: application/x-ndjson`): `onProgress` hears each `{ progress }` line as the server compares
- * a slice of patients, and the `{ preview }` line is the answer. A server that answers plain JSON
- * (no progress) is read as before.
+ * An impact preview POSTed and streamed (api.md's `POST /api/rule-sets/:id/impact-preview` and
+ * `POST /api/measures/designs/:id/impact`, asked for with `Accept: application/x-ndjson`): `onProgress`
+ * hears each `{ progress }` line as the server compares a slice of patients, and the `{ preview }` line is
+ * the answer. A server that answers plain JSON (no progress) is read as before. `body`: JSON to send.
  */
-export async function streamImpactPreview(url: string, onProgress: (p: ImpactProgress) => void): Promise<ImpactPreviewJson> {
-  const res = await apiFetch(url, { method: 'POST', headers: { Accept: `${STREAMED}, application/json;q=0.9` } });
+export async function streamImpactPreview<T>(url: string, onProgress: (p: ImpactProgress) => void, body?: unknown): Promise<T> {
+  const res = await apiFetch(url, {
+    method: 'POST',
+    headers: {
+      Accept: `${STREAMED}, application/json;q=0.9`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw apiErrorOf(res, (await readBody(res)).json);
-  if (!res.headers.get('Content-Type')?.startsWith(STREAMED) || !res.body) return (await readBody(res)).json as ImpactPreviewJson;
+  if (!res.headers.get('Content-Type')?.startsWith(STREAMED) || !res.body) return (await readBody(res)).json as T;
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let buffered = '';
@@ -36,7 +42,7 @@ export async function streamImpactPreview(url: string, onProgress: (p: ImpactPro
       const text = buffered.slice(0, nl).trim();
       buffered = buffered.slice(nl + 1);
       if (!text) continue;
-      const line = JSON.parse(text) as Line;
+      const line = JSON.parse(text) as Line<T>;
       if (line.preview) return line.preview;
       if (line.error) throw new ApiError(line.error.message ?? '', line.error.statusCode ?? 500, line.error);
       if (line.progress) onProgress(line.progress);

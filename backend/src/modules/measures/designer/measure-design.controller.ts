@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, StreamableFile, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ADMIN_ROLES,
@@ -10,6 +10,7 @@ import {
 } from '@cds/contracts';
 import { CurrentUser, Roles, type AuthUser } from '../../../common/auth-user';
 import { ContractBody, ContractResponse } from '../../../common/contract-response';
+import { PROGRESS_TYPE, wantsProgress } from '../../../common/progress-stream';
 import { ReadOnlyEchoInterceptor } from '../../../common/read-only-echo.interceptor';
 import { DraftBodyPipe, type DraftBody } from './measure-draft';
 import { MeasureDraftService } from './measure-draft.service';
@@ -62,10 +63,16 @@ export class MeasureDesignController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      "Impact preview of a measure draft: its population rules (on the measure's own record criteria) evaluated over every stored patient for periodStart–periodEnd (default the current calendar year) against the measure as it is; the patients whose initial population, denominator, exclusion or numerator changes, the draft's version and analysis. Nothing is stored or published",
+      "Impact preview of a measure draft: its population rules (on the measure's own record criteria) evaluated over every stored patient for periodStart–periodEnd (default the current calendar year) against the measure as it is (read from the stored results where current for its version and the period, else evaluated now: current_from counts each); the patients whose initial population, denominator, exclusion or numerator changes, the draft's version and analysis. Nothing is stored or published",
+    description: `With \`Accept: ${PROGRESS_TYPE}\` the answer is streamed, one JSON object a line: \`{ "progress": { "done", "total" } }\` first with done 0, then after each slice of at most 500 patients compared, then \`{ "preview": MeasureImpactJson }\`, or \`{ "error": <error body> }\` if it failed after the first line. An unknown measure (404), a draft the engine cannot read (400) or missing value sets (409) are plain error answers before any line.`,
   })
-  impact(@Param('id') id: string, @Body(DraftBodyPipe) body: DraftBody): Promise<MeasureImpactJson> {
-    return this.drafts.impact(id, body);
+  async impact(
+    @Param('id') id: string,
+    @Body(DraftBodyPipe) body: DraftBody,
+    @Headers('accept') accept?: string,
+  ): Promise<MeasureImpactJson | StreamableFile> {
+    if (!wantsProgress(accept)) return this.drafts.impact(id, body);
+    return new StreamableFile(this.drafts.streamed(await this.drafts.prepare(id, body)), { type: PROGRESS_TYPE });
   }
 
   @ContractResponse('MeasureVersionJson', { array: true })

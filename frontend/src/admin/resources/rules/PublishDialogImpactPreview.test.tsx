@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImpactPreviewJson, PublishCheckJson as PublishCheck } from '@cds/contracts';
-import { deferred, json, renderApp, type Handler } from '../../../test/helpers';
+import { deferred, json, ndjsonStream, renderApp, type Handler } from '../../../test/helpers';
 import { adminApiMock, listOf } from '../../test/adminHelpers';
 import { parameter, rule, ruleSet } from '../../test/fixtures';
 
@@ -206,19 +206,10 @@ describe('Publish dialog: impact preview', { timeout: 60_000 }, () => {
 
   // Issue 23: a determinate bar moved by the server's own count of patients compared, never by a timer.
   it('while the server compares the A1C draft, the bar and the words follow its count of patients compared', async () => {
-    const encoder = new TextEncoder();
-    let send!: (line: object) => void;
-    let close!: () => void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        send = (line) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-        close = () => controller.close();
-      },
-    });
+    const { response, send, close } = ndjsonStream(201);
     const calls = adminApiMock({
       ...routes({}),
-      'POST /api/rule-sets/rs-1/impact-preview': () =>
-        new Response(body, { status: 201, headers: { 'Content-Type': 'application/x-ndjson' } }),
+      'POST /api/rule-sets/rs-1/impact-preview': response,
     });
     renderApp('/admin/rules?rule_set_id=rs-1');
     await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
