@@ -299,7 +299,7 @@ export function Hba1cDistribution({ d, period }: { d: PanelHba1cDistributionJson
           The {d.patients} {d.patients === 1 ? 'patient' : 'patients'} in {d.identifier}'s denominator (adults 18–75 with diabetes and a
           visit, exclusions included) by their most recent HbA1c from {formatDay(period.start)} to {formatDay(period.end)}, the lowest of
           that day. An IFCC result in mmol/mol is counted in %. Bands: below 7 %; 7 % up to but not including 8 %; 8 % to 9 % inclusive;
-          above 9 % (CMS122's gap).
+          above 9 % (the gap of CMS122 as CMS publishes it; a local version's cut-point is on its card).
         </Typography>
         {d.patients === 0 ? (
           <Typography>No patient is in {d.identifier}'s denominator in this period.</Typography>
