@@ -1,5 +1,5 @@
 // Compiles each backend .ts file with SWC on require, exactly as Jest's transform does, so a test can run a
-// backend entry point from the TypeScript sources as a real process (app-main.cjs, cli-main.cjs).
+// backend entry point from the TypeScript sources as a real process (app-main.cjs, cli-main.cjs, worker-main.cjs).
 const { transformSync } = require('@swc/core');
 const { readFileSync } = require('node:fs');
 

@@ -1,20 +1,3 @@
-// Runs `npm run worker` from the TypeScript sources (the API suites run before any build):
-// compiles each backend .ts file with SWC on require, exactly as Jest's transform does.
-const { transformSync } = require('@swc/core');
-const { readFileSync } = require('node:fs');
-
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), {
-    filename,
-    sourceMaps: 'inline',
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
-
+// Runs `npm run worker` from the TypeScript sources as a real process (the API suites run before any build).
+require('./ts-register.cjs');
 require('../../backend/src/worker.ts').main();
