@@ -103,6 +103,8 @@ describe('A measure as a flow in the designer', () => {
     expect(within(gap).getByLabelText('cut-point changed from 9 % to 8 %')).toHaveTextContent('9 % → 8 %');
     expect(gap).toHaveTextContent('Most recent HbA1c or GMI > 8 %Changed in the draft');
     expect(within(gap).getByText('Draft differs')).toBeInTheDocument();
+    // The goal stated beside the draft's 8 % is the published one, and says so.
+    expect(gap).toHaveTextContent("not at goal (the published version's goal: Most recent HbA1c or GMI in the period at or below 9 %)");
     expect(screen.getAllByText('Draft differs')).toHaveLength(1);
     expect(screen.getByText(/The flow shows the draft \(version 2 \(local\)\): what differs from version 1/)).toBeInTheDocument();
   });

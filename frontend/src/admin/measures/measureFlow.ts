@@ -84,6 +84,9 @@ export function buildMeasureFlow(d: MeasureDesignJson, rules: DraftRule[]): Meas
       .map((id) => criteria.get(id))
       .filter((c) => !!c);
     const gap = d.improvement_notation === 'decrease';
+    const changed = flowRules.some((r) => r.status !== 'published');
+    // The goal is worded from the published version: beside a draft that moves its cut-point, say whose goal it is.
+    const goal = changed ? `the published version's goal: ${d.goal}` : d.goal;
     return {
       code: p.code,
       label: gap && p.code === 'numerator' ? 'Numerator: the gap' : p.label,
@@ -95,11 +98,11 @@ export function buildMeasureFlow(d: MeasureDesignJson, rules: DraftRule[]): Meas
       ...(p.code === 'numerator'
         ? {
             note: gap
-              ? { text: `Inverse measure: a patient counted here is not at goal (${d.goal}). A lower score is better.`, gap }
-              : { text: `A patient counted here meets the goal (${d.goal}). A higher score is better.`, gap },
+              ? { text: `Inverse measure: a patient counted here is not at goal (${goal}). A lower score is better.`, gap }
+              : { text: `A patient counted here meets the goal (${goal}). A higher score is better.`, gap },
           }
         : {}),
-      changed: flowRules.some((r) => r.status !== 'published'),
+      changed,
     };
   });
   const ids = ['period', ...populations.map((p) => p.code)];
