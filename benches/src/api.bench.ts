@@ -25,7 +25,7 @@ import { http, loadCall, percentile, postgresCpuMicros, postmasterOf } from './b
 import { useProcessLogOutput } from '@cds/backend/dist/common/logger';
 import { API_NODE_FLAGS } from '@cds/backend/dist/node-flags';
 import { startRuntime, type Runtime } from '@cds/backend/dist/runtime';
-import { serveBareCeiling } from './bare-ceiling';
+import { processStats, serveBareCeiling, type ProcessStats } from './bare-ceiling';
 import { scratchDatabase } from './bench-scratch';
 import { printStackTable, startCpuProfile } from './stack-profile';
 
@@ -53,17 +53,6 @@ interface LoadResult {
   requests: number;
   assessments: number;
   errors: string[];
-}
-/** One API process's CPU time (user + system, µs) and memory. */
-interface ProcessStats {
-  cpuMicros: number;
-  /** Of cpuMicros, the kernel's (system time): socket writes and reads, the loopback TCP path. */
-  systemMicros: number;
-  /** Times the scheduler took the CPU from the process while it could run (another process woke: PostgreSQL). */
-  involuntarySwitches: number;
-  voluntarySwitches: number;
-  rss: number;
-  maxRss: number;
 }
 interface Question {
   parameter_id: string;
@@ -154,19 +143,6 @@ async function seed(url: string) {
   return tokens;
 }
 
-function ownStats(): ProcessStats {
-  const cpu = process.cpuUsage();
-  const usage = process.resourceUsage();
-  return {
-    cpuMicros: cpu.user + cpu.system,
-    systemMicros: cpu.system,
-    involuntarySwitches: usage.involuntaryContextSwitches,
-    voluntarySwitches: usage.voluntaryContextSwitches,
-    rss: process.memoryUsage().rss,
-    maxRss: usage.maxRSS * 1024,
-  };
-}
-
 function statsOf(child: ChildProcess): Promise<ProcessStats> {
   return new Promise((resolve) => {
     child.once('message', (m: ProcessStats) => resolve(m));
@@ -180,7 +156,7 @@ async function runLoad(
   children: ChildProcess[],
 ): Promise<LoadResult & { stats: ProcessStats[]; postgresMicros?: number }> {
   const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
-  const statsAll = async () => [ownStats(), ...(await Promise.all(children.map(statsOf)))];
+  const statsAll = async () => [processStats(), ...(await Promise.all(children.map(statsOf)))];
   const before = await statsAll();
   const postgresBefore = postgresCpuMicros(postmaster);
   const child = fork(__filename, [], { env: { ...process.env, BENCH_LOAD: '1' } });
@@ -222,7 +198,7 @@ async function serveApi() {
   const runtime = await startRuntime(loadConfig(process.env));
   process.send!({ url: runtime.url });
   process.on('message', (m) => {
-    if (m === 'stats') process.send!(ownStats());
+    if (m === 'stats') process.send!(processStats());
     else void runtime.close().then(() => process.exit(0));
   });
 }

@@ -2,6 +2,31 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 
+/** A process's CPU time (user + system, µs) and memory: an API process's, or this bare server's. */
+export interface ProcessStats {
+  cpuMicros: number;
+  /** Of cpuMicros, the kernel's (system time): socket writes and reads, the loopback TCP path. */
+  systemMicros: number;
+  /** Times the scheduler took the CPU from the process while it could run (another process woke: PostgreSQL). */
+  involuntarySwitches: number;
+  voluntarySwitches: number;
+  rss: number;
+  maxRss: number;
+}
+/** This process's figures so far. */
+export function processStats(): ProcessStats {
+  const cpu = process.cpuUsage();
+  const usage = process.resourceUsage();
+  return {
+    cpuMicros: cpu.user + cpu.system,
+    systemMicros: cpu.system,
+    involuntarySwitches: usage.involuntaryContextSwitches,
+    voluntarySwitches: usage.voluntaryContextSwitches,
+    rss: process.memoryUsage().rss,
+    maxRss: usage.maxRSS * 1024,
+  };
+}
+
 /**
  * What any Node.js API could reach on this machine: a bare node:http server that answers each
  * request with the one UPDATE an answer costs (pg, a pool of 10, as the API's), with no framework,
@@ -34,16 +59,7 @@ export async function serveBareCeiling(databaseUrl: string, table: string, rows:
   process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   process.on('message', (m) => {
     if (m === 'stats') {
-      const cpu = process.cpuUsage();
-      const usage = process.resourceUsage();
-      process.send!({
-        cpuMicros: cpu.user + cpu.system,
-        systemMicros: cpu.system,
-        involuntarySwitches: usage.involuntaryContextSwitches,
-        voluntarySwitches: usage.voluntaryContextSwitches,
-        rss: process.memoryUsage().rss,
-        maxRss: usage.maxRSS * 1024,
-      });
+      process.send!(processStats());
     } else void pool.end().then(() => process.exit(0));
   });
 }
