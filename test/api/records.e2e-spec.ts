@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { RecordsRepository } from '../../backend/src/modules/records';
 import { conformanceCases, conformanceValueSets } from '../support/conformance';
 import { counts, createCast } from '../support/factories';
+import { statementsOf } from '../support/statements';
 
 // Issue 21, records in: POST /api/fhir stores a Bundle's resources by resourceType/id.
 let t: TestApp;
@@ -203,5 +204,59 @@ describe('value sets for criteria', () => {
     const expected = (diabetes.expansion as { contains: { system: string; code: string }[] }).contains.map((c) => `${c.system}|${c.code}`);
     expect(new Set(codes.get(String(diabetes.url)))).toEqual(new Set(expected));
     expect(codes.has('http://example.org/ValueSet/not-loaded')).toBe(false);
+  });
+});
+
+describe("a population pass reads patients' records by slices", () => {
+  const row = (patient: string, n: number) => ({
+    resource_type: 'Observation',
+    id: `${patient}-obs-${n}`,
+    patient_id: patient,
+    resource: observation(`${patient}-obs-${n}`, patient),
+  });
+
+  it("a slice holds exactly its patients' records, whatever the order and spelling of their ids", async () => {
+    const repo = t.runtime.app.get(RecordsRepository);
+    const ids = ['slice-b', 'Slice-A', 'slice-a-1', 'slice-bb', 'slice-c', 'slice-Z', 'slice-z'];
+    await repo.upsert(ids.flatMap((id) => [row(id, 1), row(id, 2)]));
+    const asked = ['slice-c', 'Slice-A', 'slice-a-1', 'slice-z', 'slice-never-stored'];
+    const records = await repo.recordsOf(asked);
+    expect([...records.keys()]).toEqual(asked);
+    for (const id of asked.filter((id) => id !== 'slice-never-stored'))
+      expect(
+        records
+          .get(id)!
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual([`${id}-obs-1`, `${id}-obs-2`]);
+    // Patients whose ids sort between the asked ones are not read.
+    expect(records.get('slice-never-stored')).toEqual([]);
+    expect([...records.values()].flat().some((r) => /slice-(b|bb|Z)-/.test(String(r.id)))).toBe(false);
+  });
+
+  it('a slice is read through the patient index even before the table has statistics (right after a bulk import)', async () => {
+    const repo = t.runtime.app.get(RecordsRepository);
+    const patients = Array.from({ length: 2_000 }, (_, i) => `bulk-${i}`);
+    for (let i = 0; i < patients.length; i += 500)
+      await repo.upsert(patients.slice(i, i + 500).flatMap((id) => Array.from({ length: 10 }, (_, n) => row(id, n))));
+    // What autovacuum has not yet analysed: no column statistics, so the planner guesses how many rows each id has.
+    await t.db.query(`DELETE FROM pg_statistic WHERE starelid = 'fhir_resources'::regclass`);
+    const slice = patients.slice(700, 1_200);
+    const { result, statements } = await statementsOf(() => repo.recordsOf(slice));
+    expect([...result.values()].every((r) => r.length === 10)).toBe(true);
+    const read = statements.find((s) => /FROM fhir_resources/.test(s))!;
+    const [
+      {
+        'QUERY PLAN': [{ Plan: plan }],
+      },
+    ] = await t.db.query(`EXPLAIN (FORMAT JSON) ${read}`, [slice]);
+    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
+    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+    const scans = nodes(plan as PlanNode)
+      .filter((n) => n['Relation Name'] === 'fhir_resources')
+      .map((n) => n['Node Type']);
+    // A sequential scan here reads the whole table once per slice: a population pass grows with the square of the panel.
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans).not.toContain('Seq Scan');
   });
 });

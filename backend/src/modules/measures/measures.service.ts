@@ -225,8 +225,14 @@ export class MeasuresService {
     for await (const records of this.recordSlices(patients, given))
       for (const [patient, resources] of records)
         prepared.forEach((p, k) => {
-          const o = p.evaluate(resources, period, now);
-          out[k].set(patient, keep === 'evidence' ? o : { populations: o.populations, answers: {}, inputs: {} });
+          // Populations only: a patient outside the initial population is in none, so the rest of their record is not read.
+          if (keep === 'populations')
+            out[k].set(patient, {
+              populations: p.evaluate(resources, period, now, undefined, { stopOutside: true }).populations,
+              answers: {},
+              inputs: {},
+            });
+          else out[k].set(patient, p.evaluate(resources, period, now));
         });
     return out;
   }
@@ -328,7 +334,9 @@ export class MeasuresService {
             const band = cms122 >= 0 ? hba1cBand(resources, period, now) : null;
             if (band) out[j].bands.set(patient, band);
             set.prepared.forEach((p, k) => {
-              const o = p.evaluate(resources, period, now);
+              // Outside the initial population a patient is in no population whatever the rest of the record says,
+              // and the inputs read (the initial population's) carry every future-dated entry that could change that.
+              const o = p.evaluate(resources, period, now, undefined, { stopOutside: true });
               // The gap list words a reason from the answers: kept for the patients a measure can list.
               const answers = o.populations.denominator === false ? {} : o.answers;
               out[j].outcomes[k].set(patient, { populations: o.populations, answers, inputs: {} });

@@ -77,6 +77,16 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
       ? { unit: criterion.unit, min: null, max: null, conversions: criterion.units_accepted ?? [] }
       : (options.scale ?? null);
 
+  // The window depends only on the period and the clock: worked out once per pair, not once per patient (a
+  // population pass asks 100,000 times with the same pair, and Date.parse of the period was most of a criterion).
+  let memo: { start: string | undefined; end: string | undefined; now: number; window: Span | null } | null = null;
+  const windowFor = (context: CriterionContext): Span | null => {
+    const { period, now } = context;
+    if (!memo || memo.now !== now || memo.start !== period?.start || memo.end !== period?.end)
+      memo = { start: period?.start, end: period?.end, now, window: windowOf(criterion, context) };
+    return memo.window;
+  };
+
   return {
     criterion,
     evaluate(resources, context) {
@@ -84,7 +94,7 @@ export function prepareCriterion(criterion: Criterion, options: PrepareOptions =
       if (missing.length)
         return unknownResult(missing.map((url) => ({ resource_type: 'ValueSet', id: url, problem: 'the value set is not loaded' })));
       if (criterion.take === 'age') return ageResult(resources, criterion, context);
-      const window = windowOf(criterion, context);
+      const window = windowFor(context);
       if (!window) return unknownResult([{ resource_type: criterion.resource_type, id: null, problem: 'no measurement period was given' }]);
       const matches: Match[] = [];
       const setAside: SetAside[] = [];

@@ -39,6 +39,15 @@ describe('an office visit during the measurement period', () => {
     ).toBe(false);
   });
 
+  it('one prepared criterion read for one period, then another, then none, answers each by its own (a trend reads twelve)', () => {
+    const june = [anEncounter('185463005', '2025-06-01T09:00:00Z', '2025-06-01T09:30:00Z')];
+    expect(visit.evaluate(june, { now: NOW, period: PERIOD }).value).toBe(true);
+    expect(visit.evaluate(june, { now: NOW, period: { start: '2026-01-01', end: '2026-12-31' } }).value).toBe(false);
+    expect(visit.evaluate(june, { now: NOW, period: { start: '2025-01-01', end: '2025-05-31' } }).value).toBe(false);
+    expect(visit.evaluate(june, { now: NOW }).value).toBe('unknown');
+    expect(visit.evaluate(june, { now: NOW, period: PERIOD }).value).toBe(true);
+  });
+
   it('without a measurement period the answer is unknown, never false', () => {
     expect(visit.evaluate([], { now: NOW }).value).toBe('unknown');
   });
