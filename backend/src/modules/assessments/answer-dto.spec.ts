@@ -8,7 +8,7 @@ import { AnswerDto, StartAssessmentDto, answerAcceptedAsIs, startAcceptedAsIs } 
 const ID = '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b';
 
 /** What class-validator says of a body, with the pipe's options: the decorators are the rule the fast check must keep. */
-function decoratorsAccept(body: object, dtoClass: typeof AnswerDto | typeof StartAssessmentDto = AnswerDto): boolean {
+function decoratorsAccept(body: object, dtoClass: new () => object = AnswerDto): boolean {
   const dto = plainToInstance(dtoClass, body);
   return validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }).length === 0;
 }
