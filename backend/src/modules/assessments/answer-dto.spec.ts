@@ -3,13 +3,13 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { DomainError } from '../../common/errors';
 import { validationPipe } from '../../common/validation';
-import { AnswerDto, answerAcceptedAsIs } from './assessments.dto';
+import { AnswerDto, StartAssessmentDto, answerAcceptedAsIs, startAcceptedAsIs } from './assessments.dto';
 
 const ID = '3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b';
 
 /** What class-validator says of a body, with the pipe's options: the decorators are the rule the fast check must keep. */
-function decoratorsAccept(body: object): boolean {
-  const dto = plainToInstance(AnswerDto, body);
+function decoratorsAccept(body: object, dtoClass: new () => object = AnswerDto): boolean {
+  const dto = plainToInstance(dtoClass, body);
   return validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }).length === 0;
 }
 
@@ -63,5 +63,35 @@ describe('the everyday answer body is accepted without class-validator only when
       { field: 'value', message: 'value is required' }, // IsDefined's and NotEquals(null)'s, as before this check
       { field: 'value', message: 'value is required' },
     ]);
+  });
+});
+
+describe('the everyday start body is accepted without class-validator only when the decorators would accept it', () => {
+  const starts: Record<string, unknown>[] = [
+    {},
+    { mode: 'clinical' },
+    { mode: 'clinical', record_context: ID },
+    // Refused by the decorators.
+    { mode: 'chat' },
+    { mode: null },
+    { mode: 'clinical', extra: 1 },
+    { record_context: 'not-a-context' },
+    { mode: 'Clinical' },
+  ];
+
+  it('never accepts a body the decorators refuse, and accepts the everyday starts', () => {
+    for (const body of starts)
+      if (startAcceptedAsIs(body)) expect({ body, accepted: decoratorsAccept(body, StartAssessmentDto) }).toEqual({ body, accepted: true });
+    expect(starts.filter((b) => startAcceptedAsIs(b))).toEqual([{}, { mode: 'clinical' }]);
+  });
+
+  it('hands the handler a StartAssessmentDto, and refuses the rest with the decorators’ messages', async () => {
+    const metadata = { type: 'body' as const, metatype: StartAssessmentDto, data: '' };
+    const dto = (await validationPipe.transform({ mode: 'clinical' }, metadata)) as StartAssessmentDto;
+    expect(dto).toBeInstanceOf(StartAssessmentDto);
+    expect({ ...dto }).toEqual({ mode: 'clinical' });
+    const refused = await validationPipe.transform({ mode: 'chat' }, metadata).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).details).toEqual([{ field: 'mode', message: "mode must be 'clinical'" }]);
   });
 });

@@ -20,6 +20,16 @@ export class StartAssessmentDto {
   record_context?: string;
 }
 
+/**
+ * The everyday start ({ mode: 'clinical' } or {}), accepted without class-validator; a record_context, or anything else,
+ * goes through the decorators above (answer-dto.spec.ts checks that this never accepts what they refuse).
+ */
+export function startAcceptedAsIs(b: Record<string, unknown>): boolean {
+  for (const key in b) if (key !== 'mode') return false;
+  return b.mode === undefined || b.mode === 'clinical';
+}
+fastAccept(StartAssessmentDto, startAcceptedAsIs);
+
 export class AnswerDto {
   @ApiProperty({ format: 'uuid', description: 'The parameter of the question being answered' })
   @IsReferenceId('parameter_id is required', 'parameter_id must be a parameter id')
