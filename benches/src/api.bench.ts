@@ -33,6 +33,12 @@ const CLIENTS = Number(process.env.CLIENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const API_PROCESSES = Number(process.env.API_PROCESSES ?? 1);
 const WARMUP_SECONDS = 2;
+/**
+ * An unmeasured pass of each scenario first (its figures printed apart as the cold ones): a process serving a clinic runs
+ * for days, and for its first 7-10 s V8 is still optimising the request path (about 40 % more CPU per answer).
+ * WARM_SECONDS=0 measures the cold process, as this bench did before.
+ */
+const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 10);
 const USERS = 20;
 const PGBENCH_ROWS = 100_000;
 /** The scratch database's server: only its processes count as PostgreSQL's CPU (set in main). */
@@ -154,8 +160,9 @@ function statsOf(child: ChildProcess): Promise<ProcessStats> {
 async function runLoad(
   input: Omit<LoadInput, 'warmupMs' | 'measureMs' | 'clients'>,
   children: ChildProcess[],
+  seconds = SECONDS,
 ): Promise<LoadResult & { stats: ProcessStats[]; postgresMicros?: number }> {
-  const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: SECONDS * 1000 };
+  const data: LoadInput = { ...input, clients: CLIENTS, warmupMs: WARMUP_SECONDS * 1000, measureMs: seconds * 1000 };
   const statsAll = async () => [processStats(), ...(await Promise.all(children.map(statsOf)))];
   const before = await statsAll();
   const postgresBefore = postgresCpuMicros(postmaster);
@@ -305,9 +312,9 @@ function pgbench(url: URL, clients: number, seconds: number) {
   }
 }
 
-const line = (label: string, r: LoadResult) => {
+const line = (label: string, r: LoadResult, seconds = SECONDS) => {
   const sorted = [...r.latencies].sort((a, b) => a - b);
-  const perSecond = sorted.length / SECONDS;
+  const perSecond = sorted.length / seconds;
   return {
     perSecond,
     text: `${label}${perSecond.toFixed(1)} req/s  p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms`,
@@ -330,6 +337,7 @@ async function main() {
     let runtime: Runtime | undefined;
     let api: Awaited<ReturnType<typeof runLoad>>;
     let noop: Awaited<ReturnType<typeof runLoad>>;
+    let coldApi: Awaited<ReturnType<typeof runLoad>> | undefined;
     let apiTransactions = 0;
     let noopTransactions = 0;
     let apiStatements: StatementStats[] | undefined;
@@ -351,9 +359,14 @@ async function main() {
         const { rows } = await admin.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [name]);
         return Number(rows[0].n);
       };
+      if (WARM_SECONDS > 0) {
+        coldApi = await runLoad({ urls, tokens, scenario: 'assessments' }, extra, WARM_SECONDS);
+        await runLoad({ urls, tokens, scenario: 'noop' }, extra, WARM_SECONDS);
+      }
       let before = await transactions();
       // pg_stat_statements over each whole load (warm-up included, like the transactions): every request counts.
       const statements = await statementsAvailable(admin);
+      if (statements) await admin.query('SELECT pg_stat_statements_reset()');
       api = await runLoad({ urls, tokens, scenario: 'assessments' }, extra);
       apiTransactions = ((await transactions()) - before) / api.requests;
       if (statements) {
@@ -408,6 +421,7 @@ async function main() {
     const bareServer = await apiProcess(env, 'BENCH_BARE');
     let bare: Awaited<ReturnType<typeof runLoad>>;
     try {
+      if (WARM_SECONDS > 0) await runLoad({ urls: [bareServer.url], tokens: ['none'], scenario: 'bare' }, [bareServer.child], WARM_SECONDS);
       bare = await runLoad({ urls: [bareServer.url], tokens: ['none'], scenario: 'bare' }, [bareServer.child]);
     } finally {
       bareServer.child.send('close');
@@ -423,13 +437,20 @@ async function main() {
     const assessments = line('API start + answers:            ', api);
     console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}); ${String(version).split(' on ')[0]}`);
     console.log(
-      `${CLIENTS} clients, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up`,
+      `${CLIENTS} clients, ${API_PROCESSES} API process${API_PROCESSES === 1 ? '' : 'es'}, ${SECONDS} s measured after ${WARMUP_SECONDS} s warm-up` +
+        (WARM_SECONDS > 0
+          ? `, each scenario (the bare server's too) after an unmeasured ${WARM_SECONDS} s pass of it`
+          : ', cold processes'),
     );
     if (pgbenchClients < CLIENTS) console.log(`pgbench ran ${pgbenchClients} clients: the other connection slots were in use`);
     console.log(
       `pgbench select+update (floor):  ${floor.tps.toFixed(1)} tx/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms`,
     );
     console.log(`${assessments.text}  (${(api.assessments / SECONDS).toFixed(1)} completed assessments/s)`);
+    if (coldApi)
+      console.log(
+        `${line('  its first pass (cold process):  ', coldApi, WARM_SECONDS).text}  (API CPU ${(coldApi.stats.reduce((sum, s) => sum + s.cpuMicros, 0) / 1000 / coldApi.requests).toFixed(3)} ms per request)`,
+      );
     console.log(line('context, authenticated no-op:   ', noop).text);
     const bareLine = line('context, bare node:http + pg:   ', bare);
     console.log(`${bareLine.text}  (one UPDATE per request, no framework: what any Node API could reach here)`);
