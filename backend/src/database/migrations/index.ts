@@ -24,6 +24,7 @@ import { HbA1cGuidelinePairs1796650000000 } from './1796650000000-HbA1cGuideline
 import { MeasureVersions1796800000000 } from './1796800000000-MeasureVersions';
 import { AnswerLogWithoutForeignKey1796850000000 } from './1796850000000-AnswerLogWithoutForeignKey';
 import { RecordContextOncePerCall1796910000000 } from './1796910000000-RecordContextOncePerCall';
+import { AnswersOncePerCall1796940000000 } from './1796940000000-AnswersOncePerCall';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   MeasureVersions1796800000000,
   AnswerLogWithoutForeignKey1796850000000,
   RecordContextOncePerCall1796910000000,
+  AnswersOncePerCall1796940000000,
 ];

@@ -21,7 +21,7 @@ import { fetchFailure, FetchFailed, fetchFhir } from './fhir-client';
 import type { CheckedBody } from './checked-body';
 import { PATIENT_VIEW, unknownService, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
-import { bundleResources, checkSubjects, hasNextPage, historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
+import { bundleResources, checkSubjects, hasNextPage, readParameterWithHistory, type NoValue, type ObservedValue } from './observations';
 import { cutPointsOf, historySnapshot } from './record-context';
 import { PrefillTickets } from './prefill-tickets';
 import {
@@ -34,7 +34,8 @@ import {
   type HistoryReading,
   type HistorySearch,
 } from './record-history';
-import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
+import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured, type Needs } from './record-needs';
+import type { MeasureNeeds } from './measure-gaps';
 
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
@@ -48,6 +49,25 @@ export interface HookCaller {
 }
 
 type Json = Record<string, unknown>;
+type Codes = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * What calls read for one published knowledge, LOINC codes, measures and value-set expansions: the needs,
+ * the searches grouped as a call fetches them, and each measured parameter's cut-points. Made once per
+ * change of any of them (a publish makes a new knowledge and measure list; an expansion read again comes as
+ * new arrays), not once per call.
+ */
+interface HookPlan {
+  needs: Needs;
+  valueSets: Codes;
+  measures: MeasureNeeds[];
+  /** Observation searches by key, with the parameters each fills. */
+  searches: [string, Measured[]][];
+  /** History inputs grouped by the searches that read them. */
+  historyGroups: HistoryInput[][];
+  /** The cut-points the published rules use on each measured parameter. */
+  cutPoints: ReadonlyMap<string, number[]>;
+}
 
 /**
  * The patient-view service: the latest Observation per LOINC code becomes an answer (in the
@@ -57,6 +77,16 @@ type Json = Record<string, unknown>;
 @Injectable()
 export class PatientViewService {
   private readonly gapMeasures = new GapMeasures();
+  /** The value sets the published rules and measures name, per knowledge and LOINC codes. */
+  private wanted: { k: Knowledge; loincCodes: ReadonlyMap<string, string>; urls: string[] } | null = null;
+  /** The last plan, with what it was made from. */
+  private plan: {
+    k: Knowledge;
+    loincCodes: ReadonlyMap<string, string>;
+    published: ShippedMeasure[];
+    sets: (readonly string[] | undefined)[];
+    plan: HookPlan;
+  } | null = null;
 
   constructor(
     private readonly snapshots: HookSnapshots,
@@ -150,8 +180,8 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets, measures } = await this.needs(k, loincCodes, snapshot.measures);
-    const { measured, histories, demographics } = needs;
+    const { needs, valueSets, measures, searches, historyGroups, cutPoints } = await this.needs(k, loincCodes, snapshot.measures);
+    const { measured, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
@@ -162,11 +192,9 @@ export class PatientViewService {
     const future: string[] = [];
     const fetches = { tried: 0, failed: [] as FetchFailed[] };
     // One fetch per search key, however many parameters read it.
-    const searches = new Map<string, Measured[]>();
-    for (const m of measured) searches.set(observationKey(m.loinc), [...(searches.get(observationKey(m.loinc)) ?? []), m]);
     // Each search's notes are kept in its own slot, so the info card lists them in one order whatever answers first.
     const notes = await Promise.all(
-      [...searches].map(async ([key, group]) => {
+      searches.map(async ([key, group]) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
         const fromServer = !(key in req.prefetch);
         let resources: Json[];
@@ -174,7 +202,7 @@ export class PatientViewService {
           if (fromServer) fetches.tried++;
           resources = bundleResources(
             key,
-            await this.prefetched(req, key, observationQuery(patientId, group[0].loinc), fresh),
+            await this.prefetched(req, key, () => observationQuery(patientId, group[0].loinc), fresh),
             'Observation',
           );
           checkSubjects(key, resources, patientId);
@@ -188,8 +216,9 @@ export class PatientViewService {
           return out;
         }
         for (const m of group) {
-          const { outcome, future: later } = readParameter(resources, m.parameter, m.loinc, now);
-          results.set(m.parameter.id, historyOf(resources, m.parameter, m.loinc, now, cutPointsOf(k, m.parameter)));
+          const { reading, history } = readParameterWithHistory(resources, m.parameter, m.loinc, now, cutPoints.get(m.parameter.id)!);
+          const { outcome, future: later } = reading;
+          results.set(m.parameter.id, history);
           out.future.push(...later);
           if ('value' in outcome) observed.set(m.parameter.id, outcome);
           else {
@@ -203,11 +232,6 @@ export class PatientViewService {
     // Parameters read from the patient's history by a criterion, grouped by the searches that read them
     // (one search per list of codes, or per type); each search is fetched once, fail-soft like the others.
     const historyAnswers = new Map<string, HistoryReading>();
-    const searchesOfHistory = new Map<string, HistoryInput[]>();
-    for (const h of histories) {
-      const key = h.searches.map((s) => s.key).join(' ');
-      searchesOfHistory.set(key, [...(searchesOfHistory.get(key) ?? []), h]);
-    }
     const searched = new Map<string, Promise<{ resources: Json[]; truncated: boolean } | FetchFailed>>();
     const search = (s: HistorySearch) => {
       let read = searched.get(s.key);
@@ -216,7 +240,7 @@ export class PatientViewService {
         if (fromServer) fetches.tried++;
         read = (async () => {
           try {
-            const bundle = await this.prefetched(req, s.key, historyQuery(patientId, s), fresh);
+            const bundle = await this.prefetched(req, s.key, () => historyQuery(patientId, s), fresh);
             const resources = bundleResources(s.key, bundle, s.resourceType);
             checkSubjects(s.key, resources, patientId);
             return { resources, truncated: hasNextPage(bundle) };
@@ -242,7 +266,7 @@ export class PatientViewService {
     const measureReads = Promise.all(measureSearches.map(async (s) => [s.key, await search(s)] as const));
     measureReads.catch(() => undefined); // awaited below; a stale copy's refusal is never an unhandled rejection meanwhile
     const historyNotes = await Promise.all(
-      [...searchesOfHistory.values()].map(async (group) => {
+      historyGroups.map(async (group) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
         const parts = await Promise.all(group[0].searches.map(search));
         const failed = parts.find((p) => p instanceof FetchFailed);
@@ -289,7 +313,7 @@ export class PatientViewService {
       let patient: Json | null = null;
       try {
         if (fromServer) fetches.tried++;
-        patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
+        patient = patientOf(await this.prefetched(req, PATIENT_KEY, () => `Patient/${patientId}`, fresh), patientId);
         patientName = nameOfPatient(patient);
         patientRead = true;
         patientResource = patient;
@@ -405,23 +429,57 @@ export class PatientViewService {
 
   /**
    * What the published rules read from the record, with the value sets their criteria name (resolved
-   * first: an Observation criterion by value set is searched by the codes of its expansion).
+   * first: an Observation criterion by value set is searched by the codes of its expansion). Kept while the
+   * knowledge, LOINC codes, measures and every expansion it was made from are the same objects.
    */
-  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>, published: ShippedMeasure[]) {
-    const first = needsOf(k, loincCodes);
-    const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
-    const valueSets = await this.valueSets.codes(wanted);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.gapMeasures.needs(valueSets, published) };
+  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>, published: ShippedMeasure[]): Promise<HookPlan> {
+    let wanted = this.wanted;
+    if (wanted?.k !== k || wanted.loincCodes !== loincCodes) {
+      const first = needsOf(k, loincCodes);
+      wanted = { k, loincCodes, urls: [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort() };
+      this.wanted = wanted;
+    }
+    // Read on every call: the expansions are kept a while, and come as the same arrays while they are current.
+    const valueSets = await this.valueSets.codes(wanted.urls);
+    const sets = wanted.urls.map((url) => valueSets.get(url));
+    const kept = this.plan;
+    if (
+      kept?.k === k &&
+      kept.loincCodes === loincCodes &&
+      kept.published.length === published.length &&
+      kept.published.every((m, i) => m === published[i]) &&
+      kept.sets.length === sets.length &&
+      kept.sets.every((s, i) => s === sets[i])
+    )
+      return kept.plan;
+    const needs = needsOf(k, loincCodes, valueSets);
+    const searches = new Map<string, Measured[]>();
+    for (const m of needs.measured) searches.set(observationKey(m.loinc), [...(searches.get(observationKey(m.loinc)) ?? []), m]);
+    const historyGroups = new Map<string, HistoryInput[]>();
+    for (const h of needs.histories) {
+      const key = h.searches.map((s) => s.key).join(' ');
+      historyGroups.set(key, [...(historyGroups.get(key) ?? []), h]);
+    }
+    const plan: HookPlan = {
+      needs,
+      valueSets,
+      measures: this.gapMeasures.needs(valueSets, published),
+      searches: [...searches],
+      historyGroups: [...historyGroups.values()],
+      cutPoints: new Map(needs.measured.map((m) => [m.parameter.id, cutPointsOf(k, m.parameter)])),
+    };
+    this.plan = { k, loincCodes, published, sets, plan };
+    return plan;
   }
 
   /**
    * The prefetched value, else a fetch from the EHR's FHIR server with the token it gave (never kept),
    * only on a copy read, or confirmed current, during this call (the server must still be one the client is allowed).
    */
-  private async prefetched(req: PatientViewRequest, key: string, query: string, fresh: boolean): Promise<unknown> {
+  private async prefetched(req: PatientViewRequest, key: string, query: () => string, fresh: boolean): Promise<unknown> {
     if (key in req.prefetch) return req.prefetch[key];
     if (!req.fhirServer) throw new FetchFailed('not prefetched, and no fhirServer was given to fetch it from');
     if (!fresh) throw new StaleSnapshot(false);
-    return fetchFhir(req.fhirServer, req.fhirAuthorization?.access_token ?? null, query);
+    return fetchFhir(req.fhirServer, req.fhirAuthorization?.access_token ?? null, query());
   }
 }
