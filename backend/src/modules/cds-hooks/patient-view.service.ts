@@ -8,10 +8,10 @@ import {
 } from '@cds/contracts';
 import { clinicalStep, type Answers } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
+import { enteredOf, toResult, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
-import type { ShippedMeasure } from '../measures/content';
-import { GapMeasures, MEASURE_VALUE_SETS } from './gap-measures';
+import { GapMeasures } from './gap-measures';
+import { HookPlans } from './hook-plan';
 import { coverageOf, currentYear, measureAtCare, type SearchRead } from './measure-gaps';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
@@ -22,20 +22,10 @@ import type { CheckedBody } from './checked-body';
 import { PATIENT_VIEW, unknownService, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
 import { bundleResources, checkSubjects, hasNextPage, readParameterWithHistory, type NoValue, type ObservedValue } from './observations';
-import { cutPointsOf, historySnapshot } from './record-context';
+import { historySnapshot } from './record-context';
 import { PrefillTickets } from './prefill-tickets';
-import {
-  historyQuery,
-  onceEach,
-  readHistoryInput,
-  unsearchedReading,
-  valueSetsOf,
-  type HistoryInput,
-  type HistoryReading,
-  type HistorySearch,
-} from './record-history';
-import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured, type Needs } from './record-needs';
-import type { MeasureNeeds } from './measure-gaps';
+import { historyQuery, onceEach, readHistoryInput, unsearchedReading, type HistoryReading, type HistorySearch } from './record-history';
+import { observationKey, observationQuery, patientOf, PATIENT_KEY } from './record-needs';
 
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
@@ -49,25 +39,6 @@ export interface HookCaller {
 }
 
 type Json = Record<string, unknown>;
-type Codes = ReadonlyMap<string, readonly string[]>;
-
-/**
- * What calls read for one published knowledge, LOINC codes, measures and value-set expansions: the needs,
- * the searches grouped as a call fetches them, and each measured parameter's cut-points. Made once per
- * change of any of them (a publish makes a new knowledge and measure list; an expansion read again comes as
- * new arrays), not once per call.
- */
-interface HookPlan {
-  needs: Needs;
-  valueSets: Codes;
-  measures: MeasureNeeds[];
-  /** Observation searches by key, with the parameters each fills. */
-  searches: [string, Measured[]][];
-  /** History inputs grouped by the searches that read them. */
-  historyGroups: HistoryInput[][];
-  /** The cut-points the published rules use on each measured parameter. */
-  cutPoints: ReadonlyMap<string, number[]>;
-}
 
 /**
  * The patient-view service: the latest Observation per LOINC code becomes an answer (in the
@@ -77,16 +48,7 @@ interface HookPlan {
 @Injectable()
 export class PatientViewService {
   private readonly gapMeasures = new GapMeasures();
-  /** The value sets the published rules and measures name, per knowledge and LOINC codes. */
-  private wanted: { k: Knowledge; loincCodes: ReadonlyMap<string, string>; urls: string[] } | null = null;
-  /** The last plan, with what it was made from. */
-  private plan: {
-    k: Knowledge;
-    loincCodes: ReadonlyMap<string, string>;
-    published: ShippedMeasure[];
-    sets: (readonly string[] | undefined)[];
-    plan: HookPlan;
-  } | null = null;
+  private readonly plans = new HookPlans(this.gapMeasures);
 
   constructor(
     private readonly snapshots: HookSnapshots,
@@ -98,7 +60,7 @@ export class PatientViewService {
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
     const { knowledge: k, loincCodes, measures: published } = await this.snapshots.fresh();
-    const { needs: n, measures } = await this.needs(k, loincCodes, published);
+    const { needs: n, measures } = await this.plans.of(k, loincCodes, published, this.valueSets);
     const { measured, histories } = n;
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
@@ -180,7 +142,12 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets, measures, searches, historyGroups, cutPoints } = await this.needs(k, loincCodes, snapshot.measures);
+    const { needs, valueSets, measures, searches, historyGroups, cutPoints } = await this.plans.of(
+      k,
+      loincCodes,
+      snapshot.measures,
+      this.valueSets,
+    );
     const { measured, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
@@ -425,51 +392,6 @@ export class PatientViewService {
       ];
     });
     return { cards };
-  }
-
-  /**
-   * What the published rules read from the record, with the value sets their criteria name (resolved
-   * first: an Observation criterion by value set is searched by the codes of its expansion). Kept while the
-   * knowledge, LOINC codes, measures and every expansion it was made from are the same objects.
-   */
-  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>, published: ShippedMeasure[]): Promise<HookPlan> {
-    let wanted = this.wanted;
-    if (wanted?.k !== k || wanted.loincCodes !== loincCodes) {
-      const first = needsOf(k, loincCodes);
-      wanted = { k, loincCodes, urls: [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort() };
-      this.wanted = wanted;
-    }
-    // Read on every call: the expansions are kept a while, and come as the same arrays while they are current.
-    const valueSets = await this.valueSets.codes(wanted.urls);
-    const sets = wanted.urls.map((url) => valueSets.get(url));
-    const kept = this.plan;
-    if (
-      kept?.k === k &&
-      kept.loincCodes === loincCodes &&
-      kept.published.length === published.length &&
-      kept.published.every((m, i) => m === published[i]) &&
-      kept.sets.length === sets.length &&
-      kept.sets.every((s, i) => s === sets[i])
-    )
-      return kept.plan;
-    const needs = needsOf(k, loincCodes, valueSets);
-    const searches = new Map<string, Measured[]>();
-    for (const m of needs.measured) searches.set(observationKey(m.loinc), [...(searches.get(observationKey(m.loinc)) ?? []), m]);
-    const historyGroups = new Map<string, HistoryInput[]>();
-    for (const h of needs.histories) {
-      const key = h.searches.map((s) => s.key).join(' ');
-      historyGroups.set(key, [...(historyGroups.get(key) ?? []), h]);
-    }
-    const plan: HookPlan = {
-      needs,
-      valueSets,
-      measures: this.gapMeasures.needs(valueSets, published),
-      searches: [...searches],
-      historyGroups: [...historyGroups.values()],
-      cutPoints: new Map(needs.measured.map((m) => [m.parameter.id, cutPointsOf(k, m.parameter)])),
-    };
-    this.plan = { k, loincCodes, published, sets, plan };
-    return plan;
   }
 
   /**
