@@ -23,8 +23,9 @@ import { AnswerOneRoundTrip1796610000000 } from './1796610000000-AnswerOneRoundT
 import { HbA1cGuidelinePairs1796650000000 } from './1796650000000-HbA1cGuidelinePairs';
 import { MeasureVersions1796800000000 } from './1796800000000-MeasureVersions';
 import { AnswerLogWithoutForeignKey1796850000000 } from './1796850000000-AnswerLogWithoutForeignKey';
-import { AnswerRowStorage1796950000000 } from './1796950000000-AnswerRowStorage';
 import { RecordContextOncePerCall1796910000000 } from './1796910000000-RecordContextOncePerCall';
+import { AnswersOncePerCall1796940000000 } from './1796940000000-AnswersOncePerCall';
+import { AnswerRowStorage1796950000000 } from './1796950000000-AnswerRowStorage';
 
 /** Ordered list of migrations; the CLI and the app run exactly these. */
 export const MIGRATIONS = [
@@ -54,5 +55,6 @@ export const MIGRATIONS = [
   MeasureVersions1796800000000,
   AnswerLogWithoutForeignKey1796850000000,
   RecordContextOncePerCall1796910000000,
+  AnswersOncePerCall1796940000000,
   AnswerRowStorage1796950000000,
 ];

@@ -28,7 +28,10 @@ export interface RecordedHookCall {
   jti_expires_at: Date;
 }
 
-/** What a ticket holds: the values, and the record context they were read with (kept once, however many tickets name it). */
+/**
+ * What a ticket holds: the values, and the record context they were read with. With a context, the values are
+ * kept once in its row, however many tickets name it; a ticket without one keeps its own.
+ */
 export interface TicketContent {
   answers: readonly CdsPrefillValue[];
   context?: RecordContext | null;
@@ -42,7 +45,8 @@ const contextParams = (context: RecordContext | null | undefined) =>
 export interface RedeemedTicket {
   id: string;
   issuer: string;
-  answers: CdsPrefillValue[];
+  /** The ticket's own values, else its record context's; null only when neither row holds them. */
+  answers: CdsPrefillValue[] | null;
   patient: RecordPatientJson | null;
   has_history: boolean;
   created_at: Date;
@@ -167,8 +171,8 @@ export class CdsHooksRepository {
    * Records a hook call in one statement (the only one of a call whose copy of clients and published
    * versions is current): only if the generation is still the one the call was evaluated with, its
    * jti is recorded (refused when already used and unexpired); only then its cards and their prefill
-   * tickets (one per token hash, all for the same values, naming the one record context row written for
-   * the call). All of it is written, or none. Expired jtis, tickets and contexts are forgotten now and then
+   * tickets (one per token hash, all naming the one record context row written for the call, which holds
+   * their values once). All of it is written, or none. Expired jtis, tickets and contexts are forgotten now and then
    * (`sweep`), in the same statement, not on every call.
    */
   async recordHookCall(
@@ -192,12 +196,13 @@ export class CdsHooksRepository {
             swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE $10::boolean AND ${SWEEPABLE}),
             swept_contexts AS (DELETE FROM cds_record_contexts WHERE $10::boolean AND ${SWEEPABLE}),
             context AS (
-              INSERT INTO cds_record_contexts (id, patient, history, expires_at)
-              SELECT $11::uuid, $12::jsonb, $13::jsonb, $9
+              INSERT INTO cds_record_contexts (id, patient, history, answers, expires_at)
+              SELECT $11::uuid, $12::jsonb, $13::jsonb, $8::jsonb, $9
                WHERE $11::uuid IS NOT NULL AND cardinality($7::text[]) > 0 AND EXISTS (SELECT 1 FROM jti)),
             tickets AS (
               INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id)
-              SELECT h, $2, $8::jsonb, $9, $11::uuid FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
+              SELECT h, $2, CASE WHEN $11::uuid IS NULL THEN $8::jsonb END, $9, $11::uuid
+                FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
             cards AS (
               INSERT INTO cds_cards (uuid, issuer, service_id, rule_set_id, rule_id, rule_version, rule_set_version)
               SELECT uuid, $2, $5, rule_set_id, rule_id, rule_version, rule_set_version
@@ -229,8 +234,10 @@ export class CdsHooksRepository {
   async insertPrefillTicket(tokenHash: string, issuer: string, ticket: TicketContent, expiresAt: Date): Promise<void> {
     await this.db.query(
       `WITH context AS (
-         INSERT INTO cds_record_contexts (id, patient, history, expires_at) SELECT $5::uuid, $6::jsonb, $7::jsonb, $4 WHERE $5::uuid IS NOT NULL)
-       INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id) VALUES ($1, $2, $3::jsonb, $4, $5::uuid)`,
+         INSERT INTO cds_record_contexts (id, patient, history, answers, expires_at)
+         SELECT $5::uuid, $6::jsonb, $7::jsonb, $3::jsonb, $4 WHERE $5::uuid IS NOT NULL)
+       INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id)
+       VALUES ($1, $2, CASE WHEN $5::uuid IS NULL THEN $3::jsonb END, $4, $5::uuid)`,
       [tokenHash, issuer, JSON.stringify(ticket.answers), expiresAt, ...contextParams(ticket.context)],
     );
   }
@@ -242,7 +249,7 @@ export class CdsHooksRepository {
          UPDATE cds_prefill_tickets SET redeemed_at = now(), redeemed_by = $2
           WHERE token_hash = $1 AND redeemed_at IS NULL AND expires_at > now()
           RETURNING id, issuer, answers, context_id, created_at)
-       SELECT u.id, u.issuer, u.answers, c.patient, c.id IS NOT NULL AS has_history, u.created_at
+       SELECT u.id, u.issuer, coalesce(u.answers, c.answers) AS answers, c.patient, c.id IS NOT NULL AS has_history, u.created_at
          FROM used u LEFT JOIN cds_record_contexts c ON c.id = u.context_id`,
       [tokenHash, userId],
     );

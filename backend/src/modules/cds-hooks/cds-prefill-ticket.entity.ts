@@ -17,8 +17,9 @@ export class CdsPrefillTicket {
   @Column({ type: 'varchar', length: 500 })
   issuer!: string;
 
-  @Column({ type: 'jsonb' })
-  answers!: CdsPrefillValue[];
+  /** The values, on a ticket without a record context; a ticket with one reads them from it (kept once per call). */
+  @Column({ type: 'jsonb', nullable: true })
+  answers!: CdsPrefillValue[] | null;
 
   @Index('IDX_cds_prefill_tickets_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })

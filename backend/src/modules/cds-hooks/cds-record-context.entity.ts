@@ -1,4 +1,4 @@
-import type { RecordPatientJson } from '@cds/contracts';
+import type { CdsPrefillValue, RecordPatientJson } from '@cds/contracts';
 import type { RecordHistorySnapshot } from '../assessments';
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -17,6 +17,10 @@ export class CdsRecordContext {
 
   @Column({ type: 'jsonb' })
   history!: RecordHistorySnapshot;
+
+  /** The values its tickets carry (the same for every card of a call); null on contexts written before they were kept here. */
+  @Column({ type: 'jsonb', nullable: true })
+  answers!: CdsPrefillValue[] | null;
 
   @Index('IDX_cds_record_contexts_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })

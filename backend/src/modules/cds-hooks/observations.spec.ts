@@ -1,6 +1,6 @@
 import type { EngineParameter } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { bundleResources, checkSubjects, lookbackDays, readParameter } from './observations';
+import { bundleResources, checkSubjects, historyOf, lookbackDays, readParameter, readParameterWithHistory } from './observations';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const glucose: EngineParameter = {
@@ -138,5 +138,24 @@ describe('reading the latest Observation for a parameter', () => {
     expect(bundleResources('k', bundle(obs(), { resourceType: 'OperationOutcome' }), 'Observation')).toHaveLength(1);
     expect(codeOf(() => bundleResources('k', bundle({ resourceType: 'Patient' }), 'Observation'))).toBe('invalid_prefetch');
     expect(codeOf(() => bundleResources('k', obs(), 'Observation'))).toBe('invalid_prefetch');
+  });
+});
+
+describe('the reading and the history from one walk of the results', () => {
+  it('are what reading the latest value and the history separately give, future-dated, comparator and unreadable results included', () => {
+    const list = [
+      obs(),
+      obs({ id: 'o2', effectiveDateTime: '2026-10-01T08:00:00Z', valueQuantity: { value: 140, code: 'mg/dL' } }),
+      obs({ id: 'o3', effectiveDateTime: '2026-12-20T08:00:00Z', valueQuantity: { value: 6.1, code: 'mmol/L' } }),
+      obs({ id: 'o4', effectiveDateTime: '2026-09-01T08:00:00Z', valueQuantity: { value: 15, comparator: '<', code: 'mmol/L' } }),
+      obs({ id: 'o5', effectiveDateTime: '2026-08-01T08:00:00Z', valueQuantity: { value: 9, code: 'g/L' } }),
+      obs({ id: 'o6', effectiveDateTime: undefined }),
+    ];
+    const both = readParameterWithHistory(list, glucose, '1558-6', NOW, [100, 126]);
+    expect(both.reading).toEqual(readParameter(list, glucose, '1558-6', NOW));
+    expect(both.history).toEqual(historyOf(list, glucose, '1558-6', NOW, [100, 126]));
+    expect(both.reading.future).toHaveLength(1);
+    expect(both.history?.results.map((r) => r.at)).toEqual(['2026-11-20T08:00:00.000Z', '2026-10-01T08:00:00.000Z']);
+    expect(both.history?.not_plotted).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ import {
   unitDisplay,
   type EngineParameter,
   type RangeAnswer,
+  type RecordHistory,
   type RecordResult,
 } from '@cds/engine';
 import { DomainError } from '../../common/errors';
@@ -115,8 +116,13 @@ export function givenText(r: Pick<RecordResult, 'value' | 'comparator' | 'unit'>
  * unknown (stale). A latest result that cannot be read (unknown unit, implausible value, no number) is
  * set aside: the rules that need it are undetermined, and an older result does not stand in for it.
  */
-export function readParameter(observations: readonly Json[], parameter: EngineParameter, loinc: string, now: Date): ParameterReading {
-  const history = readHistory(observations, readCodes(loinc), now.getTime());
+export function readParameter(
+  observations: readonly Json[],
+  parameter: EngineParameter,
+  loinc: string,
+  now: Date,
+  history: RecordHistory = readHistory(observations, readCodes(loinc), now.getTime()),
+): ParameterReading {
   const name = parameter.display_name || parameter.name;
   const future = history.future.map((r) => ({ id: r.id, text: `${name} ${givenText(r)} dated ${day(r.at)}` }));
   const last = history.results[0];
@@ -145,6 +151,24 @@ export function readParameter(observations: readonly Json[], parameter: EnginePa
 }
 
 /**
+ * The parameter's reading and its history from one walk of the results (a hook call needs both for every
+ * measured parameter; each walking them again was the same work twice).
+ */
+export function readParameterWithHistory(
+  observations: readonly Json[],
+  parameter: EngineParameter,
+  loinc: string,
+  now: Date,
+  cutPoints: readonly number[],
+): { reading: ParameterReading; history: ParameterHistorySnapshot | null } {
+  const read = readHistory(observations, readCodes(loinc), now.getTime());
+  return {
+    reading: readParameter(observations, parameter, loinc, now, read),
+    history: historyOf(observations, parameter, loinc, now, cutPoints, read),
+  };
+}
+
+/**
  * Every usable result of the parameter's codes, newest first, as the record gave it and, when given in
  * another unit, in the parameter's: the history an assessment started with these values keeps. A result
  * with no single number in the parameter's unit (a comparator, a unit it cannot convert, no number, an
@@ -156,9 +180,10 @@ export function historyOf(
   loinc: string,
   now: Date,
   cutPoints: readonly number[],
+  history?: RecordHistory,
 ): ParameterHistorySnapshot | null {
   if (!isNumericParameter(parameter)) return null;
-  const { results } = readHistory(observations, readCodes(loinc), now.getTime());
+  const { results } = history ?? readHistory(observations, readCodes(loinc), now.getTime());
   if (!results.length) return null;
   const limits = numericLimits(parameter);
   const scale = { unit: parameter.units ?? null, min: limits.min, max: limits.max, conversions: limits.units };

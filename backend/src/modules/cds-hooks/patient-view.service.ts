@@ -8,10 +8,10 @@ import {
 } from '@cds/contracts';
 import { clinicalStep, type Answers } from '@cds/engine';
 import { DomainError } from '../../common/errors';
-import { enteredOf, toResult, type Knowledge, type ParameterHistorySnapshot } from '../assessments';
+import { enteredOf, toResult, type ParameterHistorySnapshot } from '../assessments';
 import { nameOfPatient, ValueSets } from '../records';
-import type { ShippedMeasure } from '../measures/content';
-import { GapMeasures, MEASURE_VALUE_SETS } from './gap-measures';
+import { GapMeasures } from './gap-measures';
+import { HookPlans } from './hook-plan';
 import { coverageOf, currentYear, measureAtCare, type SearchRead } from './measure-gaps';
 import { detailOf, implausiblePressures, patientDetailOf, prefillOf } from './answer-details';
 import { findingCard, setAsideCard, undeterminedCard, versionOf } from './cards';
@@ -21,20 +21,11 @@ import { fetchFailure, FetchFailed, fetchFhir } from './fhir-client';
 import type { CheckedBody } from './checked-body';
 import { PATIENT_VIEW, unknownService, type PatientViewRequest } from './hook-request';
 import { HookSnapshots, StaleSnapshot, type HookSnapshot } from './hook-snapshot';
-import { bundleResources, checkSubjects, hasNextPage, historyOf, readParameter, type NoValue, type ObservedValue } from './observations';
-import { cutPointsOf, historySnapshot } from './record-context';
+import { bundleResources, checkSubjects, hasNextPage, readParameterWithHistory, type NoValue, type ObservedValue } from './observations';
+import { historySnapshot } from './record-context';
 import { PrefillTickets } from './prefill-tickets';
-import {
-  historyQuery,
-  onceEach,
-  readHistoryInput,
-  unsearchedReading,
-  valueSetsOf,
-  type HistoryInput,
-  type HistoryReading,
-  type HistorySearch,
-} from './record-history';
-import { needsOf, observationKey, observationQuery, patientOf, PATIENT_KEY, type Measured } from './record-needs';
+import { historyQuery, onceEach, readHistoryInput, unsearchedReading, type HistoryReading, type HistorySearch } from './record-history';
+import { observationKey, observationQuery, patientOf, PATIENT_KEY } from './record-needs';
 
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
 const MAX_ATTEMPTS = 4;
@@ -57,6 +48,7 @@ type Json = Record<string, unknown>;
 @Injectable()
 export class PatientViewService {
   private readonly gapMeasures = new GapMeasures();
+  private readonly plans = new HookPlans(this.gapMeasures);
 
   constructor(
     private readonly snapshots: HookSnapshots,
@@ -68,7 +60,7 @@ export class PatientViewService {
   /** The discovery entry: prefetch templates for every LOINC code the published rules use. */
   async describe(): Promise<CdsServiceJson> {
     const { knowledge: k, loincCodes, measures: published } = await this.snapshots.fresh();
-    const { needs: n, measures } = await this.needs(k, loincCodes, published);
+    const { needs: n, measures } = await this.plans.of(k, loincCodes, published, this.valueSets);
     const { measured, histories } = n;
     const prefetch: Record<string, string> = { [PATIENT_KEY]: 'Patient/{{context.patientId}}' };
     for (const m of measured) prefetch[observationKey(m.loinc)] ??= observationQuery('{{context.patientId}}', m.loinc);
@@ -150,8 +142,13 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets, measures } = await this.needs(k, loincCodes, snapshot.measures);
-    const { measured, histories, demographics } = needs;
+    const { needs, valueSets, measures, searches, historyGroups, cutPoints } = await this.plans.of(
+      k,
+      loincCodes,
+      snapshot.measures,
+      this.valueSets,
+    );
+    const { measured, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
     const missing = new Map<string, NoValue>();
@@ -162,11 +159,9 @@ export class PatientViewService {
     const future: string[] = [];
     const fetches = { tried: 0, failed: [] as FetchFailed[] };
     // One fetch per search key, however many parameters read it.
-    const searches = new Map<string, Measured[]>();
-    for (const m of measured) searches.set(observationKey(m.loinc), [...(searches.get(observationKey(m.loinc)) ?? []), m]);
     // Each search's notes are kept in its own slot, so the info card lists them in one order whatever answers first.
     const notes = await Promise.all(
-      [...searches].map(async ([key, group]) => {
+      searches.map(async ([key, group]) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
         const fromServer = !(key in req.prefetch);
         let resources: Json[];
@@ -174,7 +169,7 @@ export class PatientViewService {
           if (fromServer) fetches.tried++;
           resources = bundleResources(
             key,
-            await this.prefetched(req, key, observationQuery(patientId, group[0].loinc), fresh),
+            await this.prefetched(req, key, () => observationQuery(patientId, group[0].loinc), fresh),
             'Observation',
           );
           checkSubjects(key, resources, patientId);
@@ -188,8 +183,9 @@ export class PatientViewService {
           return out;
         }
         for (const m of group) {
-          const { outcome, future: later } = readParameter(resources, m.parameter, m.loinc, now);
-          results.set(m.parameter.id, historyOf(resources, m.parameter, m.loinc, now, cutPointsOf(k, m.parameter)));
+          const { reading, history } = readParameterWithHistory(resources, m.parameter, m.loinc, now, cutPoints.get(m.parameter.id)!);
+          const { outcome, future: later } = reading;
+          results.set(m.parameter.id, history);
           out.future.push(...later);
           if ('value' in outcome) observed.set(m.parameter.id, outcome);
           else {
@@ -203,11 +199,6 @@ export class PatientViewService {
     // Parameters read from the patient's history by a criterion, grouped by the searches that read them
     // (one search per list of codes, or per type); each search is fetched once, fail-soft like the others.
     const historyAnswers = new Map<string, HistoryReading>();
-    const searchesOfHistory = new Map<string, HistoryInput[]>();
-    for (const h of histories) {
-      const key = h.searches.map((s) => s.key).join(' ');
-      searchesOfHistory.set(key, [...(searchesOfHistory.get(key) ?? []), h]);
-    }
     const searched = new Map<string, Promise<{ resources: Json[]; truncated: boolean } | FetchFailed>>();
     const search = (s: HistorySearch) => {
       let read = searched.get(s.key);
@@ -216,7 +207,7 @@ export class PatientViewService {
         if (fromServer) fetches.tried++;
         read = (async () => {
           try {
-            const bundle = await this.prefetched(req, s.key, historyQuery(patientId, s), fresh);
+            const bundle = await this.prefetched(req, s.key, () => historyQuery(patientId, s), fresh);
             const resources = bundleResources(s.key, bundle, s.resourceType);
             checkSubjects(s.key, resources, patientId);
             return { resources, truncated: hasNextPage(bundle) };
@@ -242,7 +233,7 @@ export class PatientViewService {
     const measureReads = Promise.all(measureSearches.map(async (s) => [s.key, await search(s)] as const));
     measureReads.catch(() => undefined); // awaited below; a stale copy's refusal is never an unhandled rejection meanwhile
     const historyNotes = await Promise.all(
-      [...searchesOfHistory.values()].map(async (group) => {
+      historyGroups.map(async (group) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
         const parts = await Promise.all(group[0].searches.map(search));
         const failed = parts.find((p) => p instanceof FetchFailed);
@@ -289,7 +280,7 @@ export class PatientViewService {
       let patient: Json | null = null;
       try {
         if (fromServer) fetches.tried++;
-        patient = patientOf(await this.prefetched(req, PATIENT_KEY, `Patient/${patientId}`, fresh), patientId);
+        patient = patientOf(await this.prefetched(req, PATIENT_KEY, () => `Patient/${patientId}`, fresh), patientId);
         patientName = nameOfPatient(patient);
         patientRead = true;
         patientResource = patient;
@@ -404,24 +395,13 @@ export class PatientViewService {
   }
 
   /**
-   * What the published rules read from the record, with the value sets their criteria name (resolved
-   * first: an Observation criterion by value set is searched by the codes of its expansion).
-   */
-  private async needs(k: Knowledge, loincCodes: ReadonlyMap<string, string>, published: ShippedMeasure[]) {
-    const first = needsOf(k, loincCodes);
-    const wanted = [...new Set([...valueSetsOf(first.histories), ...MEASURE_VALUE_SETS])].sort();
-    const valueSets = await this.valueSets.codes(wanted);
-    return { needs: needsOf(k, loincCodes, valueSets), valueSets, measures: this.gapMeasures.needs(valueSets, published) };
-  }
-
-  /**
    * The prefetched value, else a fetch from the EHR's FHIR server with the token it gave (never kept),
    * only on a copy read, or confirmed current, during this call (the server must still be one the client is allowed).
    */
-  private async prefetched(req: PatientViewRequest, key: string, query: string, fresh: boolean): Promise<unknown> {
+  private async prefetched(req: PatientViewRequest, key: string, query: () => string, fresh: boolean): Promise<unknown> {
     if (key in req.prefetch) return req.prefetch[key];
     if (!req.fhirServer) throw new FetchFailed('not prefetched, and no fhirServer was given to fetch it from');
     if (!fresh) throw new StaleSnapshot(false);
-    return fetchFhir(req.fhirServer, req.fhirAuthorization?.access_token ?? null, query);
+    return fetchFhir(req.fhirServer, req.fhirAuthorization?.access_token ?? null, query());
   }
 }

@@ -71,7 +71,7 @@ export class PrefillTickets implements RecordContexts {
   /** The values behind a ticket; a ticket unknown, expired or already used is 410. */
   async redeem(token: string, userId: string): Promise<CdsPrefillJson> {
     const row = await this.repo.redeemPrefillTicket(hash(token), userId);
-    if (!row)
+    if (!row?.answers)
       throw new DomainError(
         'prefill_unavailable',
         `This link has expired or was already used. Links from the EHR work once, within ${CDS_PREFILL_TTL_MINUTES} minutes: open the card in the EHR again.`,
