@@ -91,7 +91,21 @@ export async function dialogShot(page: Page, name: string) {
 }
 
 /** Width the page scrolls to sideways beyond the viewport (0: none). */
-export const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+/**
+ * How far the page scrolls sideways once its layout has settled: after a viewport change the charts re-measure their
+ * width in a ResizeObserver and render again, which a loaded machine may not have done yet. Polls for up to 5 s while
+ * it is above 0; a page that still scrolls sideways after that answers its overflow.
+ */
+export async function sideways(page: Page): Promise<number> {
+  const measure = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const deadline = Date.now() + 5_000;
+  let overflow = await measure();
+  while (overflow > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    overflow = await measure();
+  }
+  return overflow;
+}
 
 export async function screenshot(page: Page, name: string) {
   const dir = screenshotDir();
