@@ -1,8 +1,8 @@
 import type { Knowledge } from '../assessments';
 import type { ValueSets } from '../records';
 import type { ShippedMeasure } from '../measures/content';
-import { MEASURE_VALUE_SETS, type GapMeasures } from './gap-measures';
-import type { MeasureNeeds } from './measure-gaps';
+import { MEASURE_VALUE_SETS, sameItems } from './gap-measures';
+import { measureNeedsOf, type MeasureNeeds } from './measure-gaps';
 import { cutPointsOf } from './record-context';
 import { valueSetsOf, type HistoryInput } from './record-history';
 import { needsOf, observationKey, type Measured, type Needs } from './record-needs';
@@ -42,8 +42,6 @@ export class HookPlans {
     plan: HookPlan;
   } | null = null;
 
-  constructor(private readonly gapMeasures: GapMeasures) {}
-
   /**
    * What the published rules read from the record, with the value sets their criteria name (resolved
    * first: an Observation criterion by value set is searched by the codes of its expansion).
@@ -64,14 +62,7 @@ export class HookPlans {
     const valueSets = await valueSetCodes.codes(wanted.urls);
     const sets = wanted.urls.map((url) => valueSets.get(url));
     const kept = this.kept;
-    if (
-      kept?.k === k &&
-      kept.loincCodes === loincCodes &&
-      kept.published.length === published.length &&
-      kept.published.every((m, i) => m === published[i]) &&
-      kept.sets.length === sets.length &&
-      kept.sets.every((s, i) => s === sets[i])
-    )
+    if (kept?.k === k && kept.loincCodes === loincCodes && sameItems(kept.published, published) && sameItems(kept.sets, sets))
       return kept.plan;
     const needs = needsOf(k, loincCodes, valueSets);
     const searches = new Map<string, Measured[]>();
@@ -84,7 +75,7 @@ export class HookPlans {
     const plan: HookPlan = {
       needs,
       valueSets,
-      measures: this.gapMeasures.needs(valueSets, published),
+      measures: measureNeedsOf(published, valueSets),
       searches: [...searches],
       historyGroups: [...historyGroups.values()],
       cutPoints: new Map(needs.measured.map((m) => [m.parameter.id, cutPointsOf(k, m.parameter)])),

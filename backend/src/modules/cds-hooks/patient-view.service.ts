@@ -48,7 +48,7 @@ type Json = Record<string, unknown>;
 @Injectable()
 export class PatientViewService {
   private readonly gapMeasures = new GapMeasures();
-  private readonly plans = new HookPlans(this.gapMeasures);
+  private readonly plans = new HookPlans();
 
   constructor(
     private readonly snapshots: HookSnapshots,
