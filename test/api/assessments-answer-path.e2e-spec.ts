@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app';
+import { AssessmentsRepository, type AnswerWrite } from '../../backend/src/modules/assessments/assessments.repository';
 import { createCast } from '../support/factories';
 import { action, cond, createParameter, createPublishedRuleSet, expectStatus, type ParameterJson } from '../support/clinical-factories';
 import { statementsOf } from '../support/statements';
@@ -91,5 +93,97 @@ describe('answering a clinical assessment', () => {
     expect(row.answer_details.map((d: { value: unknown }) => d.value)).toEqual([band, 4.8]);
     expect(exact.body.answers).toEqual(row.answers);
     expect(exact.body.answer_details).toEqual(row.answer_details);
+  });
+});
+
+/**
+ * Group commit: answers that arrive while others are being written go to the database together, one statement and one
+ * commit for all of them (docs/benchmarks.md: PostgreSQL's CPU per answer request 0.42 → 0.18 ms). Each stays its own:
+ * its own step guard, its own log, its own outcome.
+ */
+describe('answers written at the same moment', () => {
+  const repo = () => t.runtime.app.get(AssessmentsRepository);
+  /** An answer to the TSH question as the repository receives it, leaving the assessment at the antibodies question. */
+  const write = (value: number, over: Partial<AnswerWrite> = {}): AnswerWrite => ({
+    current_parameter_id: antibodies.id,
+    current_question: null,
+    is_completed: false,
+    recommendation: null,
+    findings: [],
+    undetermined_rules: [],
+    ruled_out: [],
+    completed_at: null,
+    parameter_id: tsh.id,
+    detail: { parameter_id: tsh.id, value, label: `${value} mIU/L`, unit: 'mIU/L' } as AnswerWrite['detail'],
+    log: [{ id: randomUUID(), timestamp: new Date().toISOString(), type: 'info', message: `Answer: TSH = ${value} mIU/L`, data: null }],
+    at: new Date(),
+    generation: null,
+    ...over,
+  });
+  const logOf = async (id: string) =>
+    (await t.db.query('SELECT step, entries FROM assessment_log WHERE assessment_id = $1 AND step > 0 ORDER BY step', [id])) as {
+      step: number;
+      entries: { message: string }[];
+    }[];
+
+  it('twelve clinicians answering at once: each answer is written once, to its own assessment, with its own log', async () => {
+    const all = await Promise.all(Array.from({ length: 12 }, () => start()));
+    const values = all.map((_, i) => 3 + i / 2);
+    const bodies = await Promise.all(
+      all.map(async (a, i) =>
+        expectStatus(
+          await t.http().post(`/api/assessments/${a.id}/answers`).set(cast.pcp.auth).send({ parameter_id: tsh.id, value: values[i] }),
+          200,
+          'answer',
+        ),
+      ),
+    );
+    for (const [i, a] of all.entries()) {
+      const row = await stored(a.id);
+      expect(row.answers).toEqual({ [tsh.id]: values[i] });
+      expect(Number(row.step)).toBe(2);
+      expect(bodies[i].body.answers).toEqual(row.answers);
+      const log = await logOf(a.id);
+      expect(log.map((l) => l.step)).toEqual([1]);
+      expect(log[0].entries[0].message).toBe(`Answer: TSH = ${bodies[i].body.answer_details[0].label}`);
+    }
+  });
+
+  it('answers that arrive while two writes are out go in one statement; a double submit in it is written once', async () => {
+    const [a, b, c] = await Promise.all([start(), start(), start()]);
+    const { result, statements } = await statementsOf(() =>
+      Promise.all([
+        repo().applyAnswer(a.id, 1, write(5)),
+        repo().applyAnswer(b.id, 1, write(5.5)),
+        // Both checked against step 1 of c (the same answer sent twice): they wait for the next statement together.
+        repo().applyAnswer(c.id, 1, write(6)),
+        repo().applyAnswer(c.id, 1, write(6)),
+      ]),
+    );
+    expect(statements.filter((s) => s.includes('INSERT INTO assessment_log'))).toHaveLength(3);
+    expect(result.map((r) => r.written)).toEqual([true, true, ...(result[2].written ? [true, false] : [false, true])]);
+    const row = await stored(c.id);
+    expect(row.answers).toEqual({ [tsh.id]: 6 });
+    expect(row.completed_parameter_ids).toEqual([tsh.id]);
+    expect(Number(row.step)).toBe(2);
+    expect((await logOf(c.id)).map((l) => l.step)).toEqual([1]);
+  });
+
+  it('an answer the database refuses is refused alone: the answer written with it is kept', async () => {
+    const [a, b, c, d] = await Promise.all([start(), start(), start(), start()]);
+    const outcomes = await Promise.allSettled([
+      repo().applyAnswer(a.id, 1, write(5)),
+      repo().applyAnswer(b.id, 1, write(5)),
+      // Completed without a completion time: the table's completion check refuses it, and with it the statement it went in.
+      repo().applyAnswer(c.id, 1, write(7, { is_completed: true, current_parameter_id: null })),
+      repo().applyAnswer(d.id, 1, write(8)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[3] as PromiseFulfilledResult<{ written: boolean }>).value.written).toBe(true);
+    expect((await stored(d.id)).answers).toEqual({ [tsh.id]: 8 });
+    expect((await logOf(d.id)).map((l) => l.step)).toEqual([1]);
+    const refused = await stored(c.id);
+    expect([Number(refused.step), refused.answers]).toEqual([1, {}]);
+    expect(await logOf(c.id)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type {
   UndeterminedRuleJson,
 } from '@cds/contracts';
 import type { Stored } from '../../common/stored';
+import { Batched } from '../../database/batched';
 import { preparedQuery } from '../../database/prepared';
 import type { Answers } from '@cds/engine';
 import type { ListQuery } from '../../common/pagination';
@@ -107,11 +108,6 @@ const DEBUG_LOG = `a.debug_log || coalesce((SELECT jsonb_agg(e ORDER BY l.step, 
 /** The stored knowledge generation, as a subquery. */
 const GENERATION = `(SELECT generation FROM knowledge_generation WHERE id = 1)`;
 
-/** A jsonb parameter: SQL NULL for null (JSON.stringify would store the JSON value null). */
-function jsonb(value: unknown): string | null {
-  return value === null ? null : JSON.stringify(value);
-}
-
 const SORT: Record<string, string> = {
   created_at: 'a.created_at',
   updated_at: 'a.updated_at',
@@ -131,44 +127,44 @@ export class AssessmentsRepository {
     return debug ? qb.addSelect(DEBUG_LOG, 'debug_log') : qb;
   }
 
+  /** Starts that arrive while others are being written go in one statement (see Batched). */
+  private readonly starts = new Batched<NewAssessment, Written>((all) => this.insertAll(all));
+  /** Answers likewise: one statement, one commit, for the answers that arrived while the last ones were written. */
+  private readonly answers = new Batched<AnswerWrite & { id: string; step: number }, Written>((all) => this.applyAll(all));
+
   /**
    * Inserts the assessment if the knowledge generation is still `a.generation`, its start's log as step 0 of
-   * assessment_log (so the row that every answer rewrites carries no log). One statement, prepared once per connection on PostgreSQL.
+   * assessment_log (so the row that every answer rewrites carries no log).
    */
-  async insert(a: NewAssessment): Promise<Written> {
-    const rows = await preparedQuery<{ written: number; generation: string }>(
+  insert(a: NewAssessment): Promise<Written> {
+    return this.starts.submit(a);
+  }
+
+  /** Several starts in one statement, prepared once per connection on PostgreSQL; the outcome of each, in order. */
+  private async insertAll(all: NewAssessment[]): Promise<Written[]> {
+    const rows = await preparedQuery<{ written: string[] | null; generation: string }>(
       this.db,
-      'assessment_start',
+      'assessment_starts',
       `WITH g AS (SELECT ${GENERATION} AS generation),
+            v AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, user_id uuid, rule_set_versions jsonb,
+                    current_parameter_id uuid, current_question jsonb, is_completed boolean, recommendation jsonb,
+                    findings jsonb, undetermined_rules jsonb, ruled_out jsonb, completed_at timestamptz, debug_log jsonb,
+                    record_patient jsonb, record_history jsonb, created_at timestamptz, generation bigint)),
             i AS (INSERT INTO assessments (id, user_id, rule_set_versions, current_parameter_id, current_question, is_completed,
                     recommendation, findings, undetermined_rules, ruled_out, completed_at, record_patient, record_history,
                     created_at, updated_at)
-                  SELECT $1, $2, $3::jsonb, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11,
-                         $13::jsonb, $14::jsonb, $15, $15
-                   WHERE $16::bigint IS NULL OR (SELECT generation FROM g) = $16::bigint
+                  SELECT id, user_id, rule_set_versions, current_parameter_id, current_question, is_completed, recommendation,
+                         findings, undetermined_rules, ruled_out, completed_at, record_patient, record_history, created_at, created_at
+                    FROM v
+                   WHERE v.generation IS NULL OR (SELECT generation FROM g) = v.generation
                   RETURNING id),
-            l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT id, 0, $12::jsonb FROM i)
-       SELECT (SELECT count(*) FROM i)::int AS written, (SELECT generation FROM g) AS generation`,
-      [
-        a.id,
-        a.user_id,
-        jsonb(a.rule_set_versions),
-        a.current_parameter_id,
-        jsonb(a.current_question),
-        a.is_completed,
-        jsonb(a.recommendation),
-        jsonb(a.findings),
-        jsonb(a.undetermined_rules),
-        jsonb(a.ruled_out),
-        a.completed_at,
-        jsonb(a.debug_log),
-        jsonb(a.record_patient),
-        jsonb(a.record_history),
-        a.created_at,
-        a.generation,
-      ],
+            l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT v.id, 0, v.debug_log FROM v JOIN i USING (id))
+       SELECT (SELECT array_agg(id) FROM i) AS written, (SELECT generation FROM g) AS generation`,
+      [JSON.stringify(all)],
     );
-    return { written: rows[0].written === 1, generation: Number(rows[0].generation) };
+    const written = new Set(rows[0].written ?? []);
+    const generation = Number(rows[0].generation);
+    return all.map((a) => ({ written: written.has(a.id), generation }));
   }
 
   /**
@@ -192,43 +188,42 @@ export class AssessmentsRepository {
    * Writes the answer only if the assessment is still at `step` (every write moves the step on, so
    * the row is then exactly the one the answer was checked against) and the knowledge generation is
    * still the one the decision's kept facts were read at; appends the answer's log as a row of its own.
-   * One statement, prepared once per connection on PostgreSQL: the answer round trip's only one.
+   * The answer round trip's only statement (shared with the answers written at the same moment).
    */
-  async applyAnswer(id: string, step: number, w: AnswerWrite): Promise<Written> {
-    const rows = await preparedQuery<{ written: number; generation: string }>(
+  applyAnswer(id: string, step: number, w: AnswerWrite): Promise<Written> {
+    return this.answers.submit({ ...w, id, step });
+  }
+
+  /**
+   * Several answers in one statement, prepared once per connection on PostgreSQL; the outcome of each, in order. Two
+   * answers to one assessment at one step (a double submit) update it once: `n` tells which of them was written.
+   */
+  private async applyAll(all: (AnswerWrite & { id: string; step: number })[]): Promise<Written[]> {
+    const rows = await preparedQuery<{ written: number[] | null; generation: string }>(
       this.db,
-      'assessment_answer',
+      'assessment_answers',
       `WITH g AS (SELECT ${GENERATION} AS generation),
-            u AS (UPDATE assessments SET step = step + 1, updated_at = $3,
-                    current_parameter_id = $4, current_question = $5::jsonb, is_completed = $6, recommendation = $7::jsonb,
-                    findings = $8::jsonb, undetermined_rules = $9::jsonb, completed_at = $10,
-                    answers = answers || jsonb_build_object($11::text, $12::jsonb),
-                    completed_parameter_ids = completed_parameter_ids || jsonb_build_array($11::text),
-                    answer_details = answer_details || jsonb_build_array($13::jsonb), ruled_out = $14::jsonb
-                   WHERE id = $1 AND step = $2 AND ($15::bigint IS NULL OR (SELECT generation FROM g) = $15::bigint)
-                  RETURNING id),
-            l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT id, $2, $16::jsonb FROM u)
-       SELECT (SELECT count(*) FROM u)::int AS written, (SELECT generation FROM g) AS generation`,
-      [
-        id,
-        step,
-        w.at,
-        w.current_parameter_id,
-        jsonb(w.current_question),
-        w.is_completed,
-        jsonb(w.recommendation),
-        jsonb(w.findings),
-        jsonb(w.undetermined_rules),
-        w.completed_at,
-        w.parameter_id,
-        JSON.stringify(w.detail.value),
-        JSON.stringify(w.detail),
-        jsonb(w.ruled_out),
-        w.generation,
-        JSON.stringify(w.log),
-      ],
+            v AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(n int, id uuid, step int, at timestamptz,
+                    current_parameter_id uuid, current_question jsonb, is_completed boolean, recommendation jsonb,
+                    findings jsonb, undetermined_rules jsonb, completed_at timestamptz, parameter_id text, detail jsonb,
+                    ruled_out jsonb, generation bigint, log jsonb)),
+            u AS (UPDATE assessments a SET step = a.step + 1, updated_at = v.at,
+                    current_parameter_id = v.current_parameter_id, current_question = v.current_question,
+                    is_completed = v.is_completed, recommendation = v.recommendation, findings = v.findings,
+                    undetermined_rules = v.undetermined_rules, completed_at = v.completed_at,
+                    answers = a.answers || jsonb_build_object(v.parameter_id, v.detail -> 'value'),
+                    completed_parameter_ids = a.completed_parameter_ids || jsonb_build_array(v.parameter_id),
+                    answer_details = a.answer_details || jsonb_build_array(v.detail), ruled_out = v.ruled_out
+                    FROM v
+                   WHERE a.id = v.id AND a.step = v.step AND (v.generation IS NULL OR (SELECT generation FROM g) = v.generation)
+                  RETURNING v.n, a.id, v.step, v.log),
+            l AS (INSERT INTO assessment_log (assessment_id, step, entries) SELECT id, step, log FROM u)
+       SELECT (SELECT array_agg(n) FROM u) AS written, (SELECT generation FROM g) AS generation`,
+      [JSON.stringify(all.map((w, n) => ({ ...w, n })))],
     );
-    return { written: rows[0].written === 1, generation: Number(rows[0].generation) };
+    const written = new Set(rows[0].written ?? []);
+    const generation = Number(rows[0].generation);
+    return all.map((_, n) => ({ written: written.has(n), generation }));
   }
 
   /** The knowledge generation stored now. */
