@@ -12,6 +12,7 @@ import {
 } from '../support/clinical-factories';
 import { startFhirServer, type FhirServer } from '../support/fhir-server';
 import { statementsOf } from '../support/statements';
+import { CdsHooksRepository } from '../../backend/src/modules/cds-hooks/cds-hooks.repository';
 import { expectCardsResponse, recordHookCalls, startCdsClient, type Card, type CdsClientKeys } from '../support/cds-hooks';
 
 /**
@@ -121,7 +122,9 @@ describe('a patient-view call on a warm process', () => {
       const { result, statements } = await statementsOf(await prepared('diabetic-and-obese'));
       expect(summaries(cardsOf(result))[0]).toMatch(/^Diabetes by HbA1c:/);
       expect(statements).toHaveLength(1);
-      expect(statements[0]).toMatch(/^WITH fresh AS \(SELECT generation = \$1::bigint AS ok FROM cds_hook_generation\)/);
+      expect(statements[0]).toMatch(
+        /^WITH current AS \(SELECT generation FROM cds_hook_generation\), c AS \(SELECT \* FROM jsonb_to_recordset/,
+      );
       expect(statements[0]).toContain('INSERT INTO cds_seen_jtis');
       expect(statements[0]).toContain('INSERT INTO cds_cards');
     }
@@ -177,7 +180,7 @@ describe('what a call checks before it refuses or fetches: the generation alone,
     expect(summaries(cardsOf(result))[0]).toMatch(/^Diabetes by HbA1c:/);
     expect(statements).toHaveLength(2);
     expect(statements[0]).toBe(GENERATION_ONLY);
-    expect(statements[1]).toMatch(/^WITH fresh AS/);
+    expect(statements[1]).toMatch(/^WITH current AS \(SELECT generation FROM cds_hook_generation\)/);
   });
 });
 
@@ -202,10 +205,10 @@ describe('what an administrator changes through the API counts from the next cal
     const { result, statements } = await statementsOf(next);
     expect(summaries(cardsOf(result)).some((s) => s.startsWith('Obesity:'))).toBe(true);
     // Recorded on the stale copy (refused: the generation moved), the copy read again, recorded.
-    const recordings = statements.filter((s) => s.startsWith('WITH fresh AS'));
+    const recordings = statements.filter((s) => s.startsWith('WITH current AS (SELECT generation FROM cds_hook_generation)'));
     expect(recordings).toHaveLength(2);
-    expect(statements[0]).toMatch(/^WITH fresh AS/);
-    expect(statements.at(-1)).toMatch(/^WITH fresh AS/);
+    expect(statements[0]).toMatch(/^WITH current AS \(SELECT generation FROM cds_hook_generation\)/);
+    expect(statements.at(-1)).toMatch(/^WITH current AS \(SELECT generation FROM cds_hook_generation\)/);
     expect(statements.filter((s) => s.includes('FROM cds_hook_generation g'))).toHaveLength(1);
     // The next call is warm again.
     const again = await statementsOf(await prepared('diabetic-and-obese'));
@@ -311,5 +314,45 @@ describe("the hook calls' generation and the answers' are two counters, because 
     } finally {
       await rekeyed.close();
     }
+  });
+});
+
+/**
+ * Group commit: hook calls that arrive while two are being recorded are recorded together, one statement and one commit
+ * (docs/benchmarks.md). Each call stays its own: its jti, its generation check, its outcome.
+ */
+describe('hook calls recorded at the same moment', () => {
+  const repo = () => t.runtime.app.get(CdsHooksRepository);
+  const generationNow = async () =>
+    ((await t.db.query('SELECT generation::text AS generation FROM cds_hook_generation')) as { generation: string }[])[0].generation;
+  const record = (jti: string, generation: string) =>
+    repo().recordHookCall(
+      { generation, issuer: 'https://ehr.example.org', jti, jti_expires_at: new Date(Date.now() + 300_000) },
+      'diabetes-patient-view',
+      [],
+      [],
+      { answers: [], expires_at: new Date(Date.now() + 600_000) },
+      false,
+    );
+
+  it('calls arriving while two are recorded go in one statement; a call on a copy since replaced is refused alone', async () => {
+    const now = await generationNow();
+    const before = String(BigInt(now) - 1n);
+    const id = randomUUID();
+    const { result, statements } = await statementsOf(() =>
+      Promise.all([record(`${id}-1`, now), record(`${id}-2`, now), record(`${id}-3`, now), record(`${id}-4`, before)]),
+    );
+    expect(statements.filter((s) => s.startsWith('WITH current AS (SELECT generation FROM cds_hook_generation)'))).toHaveLength(3);
+    expect(result).toEqual(['recorded', 'recorded', 'recorded', 'stale']);
+  });
+
+  it('one jti sent twice at once (a replay racing its original): one is recorded, the other refused as a replay', async () => {
+    const now = await generationNow();
+    const id = randomUUID();
+    const result = await Promise.all([record(`${id}-1`, now), record(`${id}-2`, now), record(`${id}-3`, now), record(`${id}-3`, now)]);
+    expect(result.slice(0, 2)).toEqual(['recorded', 'recorded']);
+    expect([...result.slice(2)].sort()).toEqual(['recorded', 'replayed']);
+    const seen = await t.db.query('SELECT count(*)::int AS n FROM cds_seen_jtis WHERE jti = $1', [`${id}-3`]);
+    expect(seen[0].n).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RECORD_CONTEXT_TTL_MINUTES, type CdsPrefillValue, type RecordPatientJson } from '@cds/contracts';
 import type { RecordContext } from '../assessments';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { Batched } from '../../database/batched';
 import { preparedQuery } from '../../database/prepared';
 import { CdsCardIssued } from './cds-card-issued.entity';
 import { CdsClient } from './cds-client.entity';
@@ -35,6 +36,19 @@ export interface RecordedHookCall {
 export interface TicketContent {
   answers: readonly CdsPrefillValue[];
   context?: RecordContext | null;
+}
+
+/** A hook call as its batch's statement reads it: the call, its cards and tickets, and its record context's row (or nulls). */
+interface HookCallRecord extends RecordedHookCall {
+  service_id: string;
+  cards: readonly IssuedCard[];
+  token_hashes: string[];
+  answers: readonly CdsPrefillValue[];
+  expires_at: Date;
+  sweep: boolean;
+  context_id: string | null;
+  patient: RecordPatientJson | null;
+  history: RecordContext['history'] | null;
 }
 
 /** The record context's row id, and its patient and history as JSON text (null without a context). */
@@ -167,15 +181,17 @@ export class CdsHooksRepository {
   }
 
   // Hook calls: the client JWT id, the cards and their prefill tickets
+  /** Hook calls that arrive while others are being recorded are recorded together (see Batched). */
+  private readonly calls = new Batched<HookCallRecord, HookCallOutcome>((all) => this.recordHookCalls(all));
+
   /**
-   * Records a hook call in one statement (the only one of a call whose copy of clients and published
-   * versions is current): only if the generation is still the one the call was evaluated with, its
-   * jti is recorded (refused when already used and unexpired); only then its cards and their prefill
-   * tickets (one per token hash, all naming the one record context row written for the call, which holds
-   * their values once). All of it is written, or none. Expired jtis, tickets and contexts are forgotten now and then
-   * (`sweep`), in the same statement, not on every call.
+   * Records a hook call (the only write of a call whose copy of clients and published versions is current): only if
+   * the generation is still the one the call was evaluated with, its jti is recorded (refused when already used and
+   * unexpired); only then its cards and their prefill tickets (one per token hash, all naming the one record context
+   * row written for the call, which holds their values once). All of it is written, or none. Expired jtis, tickets and
+   * contexts are forgotten now and then (`sweep`), in the same statement, not on every call.
    */
-  async recordHookCall(
+  recordHookCall(
     call: RecordedHookCall,
     serviceId: string,
     cards: readonly IssuedCard[],
@@ -183,49 +199,69 @@ export class CdsHooksRepository {
     ticket: TicketContent & { expires_at: Date },
     sweep: boolean,
   ): Promise<HookCallOutcome> {
-    const rows = await preparedQuery<{ fresh: boolean; recorded: boolean }>(
+    const [context_id, patient, history] = ticket.context
+      ? [randomUUID(), ticket.context.patient, ticket.context.history]
+      : [null, null, null];
+    return this.calls.submit({
+      ...call,
+      service_id: serviceId,
+      cards,
+      token_hashes: tokenHashes,
+      answers: ticket.answers,
+      expires_at: ticket.expires_at,
+      sweep,
+      context_id,
+      patient,
+      history,
+    });
+  }
+
+  /**
+   * Several hook calls in one statement and one commit, prepared once per connection on PostgreSQL: each call as
+   * `recordHookCall` says, on its own (a call is recorded or not whatever the others are); the outcome of each, in
+   * order. One jti twice in a batch fails the statement (a row cannot be claimed twice in one), and Batched records
+   * each call again on its own: the first then is recorded, the other replayed.
+   */
+  private async recordHookCalls(all: HookCallRecord[]): Promise<HookCallOutcome[]> {
+    const rows = await preparedQuery<{ fresh: number[] | null; recorded: number[] | null }>(
       this.db,
       'cds_record_hook_call',
-      `WITH fresh AS (SELECT generation = $1::bigint AS ok FROM cds_hook_generation),
+      `WITH current AS (SELECT generation FROM cds_hook_generation),
+            c AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(n int, generation bigint, issuer text, jti text,
+                    jti_expires_at timestamptz, service_id text, cards jsonb, token_hashes jsonb, answers jsonb,
+                    expires_at timestamptz, sweep boolean, context_id uuid, patient jsonb, history jsonb)),
             jti AS (
-              INSERT INTO cds_seen_jtis (issuer, jti, expires_at) SELECT $2, $3, $4 WHERE (SELECT ok FROM fresh)
+              INSERT INTO cds_seen_jtis (issuer, jti, expires_at)
+              SELECT issuer, jti, jti_expires_at FROM c WHERE c.generation = (SELECT generation FROM current)
                 ON CONFLICT (issuer, jti) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE cds_seen_jtis.expires_at < now()
-              RETURNING 1),
+              RETURNING issuer, jti),
+            rec AS (SELECT c.* FROM c JOIN jti USING (issuer, jti)),
+            sweep AS (SELECT bool_or(sweep) AS now FROM c),
             swept_jtis AS (
-              DELETE FROM cds_seen_jtis WHERE $10::boolean AND expires_at < now() AND NOT (issuer = $2 AND jti = $3)),
-            swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE $10::boolean AND ${SWEEPABLE}),
-            swept_contexts AS (DELETE FROM cds_record_contexts WHERE $10::boolean AND ${SWEEPABLE}),
+              DELETE FROM cds_seen_jtis s WHERE (SELECT now FROM sweep) AND s.expires_at < now()
+                 AND NOT EXISTS (SELECT 1 FROM c WHERE c.issuer = s.issuer AND c.jti = s.jti)),
+            swept_tickets AS (DELETE FROM cds_prefill_tickets WHERE (SELECT now FROM sweep) AND ${SWEEPABLE}),
+            swept_contexts AS (DELETE FROM cds_record_contexts WHERE (SELECT now FROM sweep) AND ${SWEEPABLE}),
             context AS (
               INSERT INTO cds_record_contexts (id, patient, history, answers, expires_at)
-              SELECT $11::uuid, $12::jsonb, $13::jsonb, $8::jsonb, $9
-               WHERE $11::uuid IS NOT NULL AND cardinality($7::text[]) > 0 AND EXISTS (SELECT 1 FROM jti)),
+              SELECT context_id, coalesce(patient, 'null'), coalesce(history, 'null'), answers, expires_at FROM rec
+               WHERE context_id IS NOT NULL AND jsonb_array_length(token_hashes) > 0),
             tickets AS (
               INSERT INTO cds_prefill_tickets (token_hash, issuer, answers, expires_at, context_id)
-              SELECT h, $2, CASE WHEN $11::uuid IS NULL THEN $8::jsonb END, $9, $11::uuid
-                FROM unnest($7::text[]) AS h WHERE EXISTS (SELECT 1 FROM jti)),
+              SELECT h, rec.issuer, CASE WHEN rec.context_id IS NULL THEN rec.answers END, rec.expires_at, rec.context_id
+                FROM rec, jsonb_array_elements_text(rec.token_hashes) AS h),
             cards AS (
               INSERT INTO cds_cards (uuid, issuer, service_id, rule_set_id, rule_id, rule_version, rule_set_version)
-              SELECT uuid, $2, $5, rule_set_id, rule_id, rule_version, rule_set_version
-                FROM jsonb_to_recordset($6::jsonb)
-                  AS x(uuid uuid, rule_set_id uuid, rule_id uuid, rule_version integer, rule_set_version integer)
-               WHERE EXISTS (SELECT 1 FROM jti))
-       SELECT (SELECT ok FROM fresh) AS fresh, EXISTS (SELECT 1 FROM jti) AS recorded`,
-      [
-        call.generation,
-        call.issuer,
-        call.jti,
-        call.jti_expires_at,
-        serviceId,
-        JSON.stringify(cards),
-        tokenHashes,
-        JSON.stringify(ticket.answers),
-        ticket.expires_at,
-        sweep,
-        ...contextParams(ticket.context),
-      ],
+              SELECT x.uuid, rec.issuer, rec.service_id, x.rule_set_id, x.rule_id, x.rule_version, x.rule_set_version
+                FROM rec, jsonb_to_recordset(rec.cards)
+                  AS x(uuid uuid, rule_set_id uuid, rule_id uuid, rule_version integer, rule_set_version integer))
+       SELECT (SELECT array_agg(n) FROM c WHERE c.generation = (SELECT generation FROM current)) AS fresh,
+              (SELECT array_agg(n) FROM rec) AS recorded`,
+      [JSON.stringify(all.map((call, n) => ({ ...call, n })))],
     );
-    const { fresh, recorded } = rows[0];
-    return !fresh ? 'stale' : recorded ? 'recorded' : 'replayed';
+    const fresh = new Set(rows[0].fresh ?? []);
+    const recorded = new Set(rows[0].recorded ?? []);
+    return all.map((_, n) => (!fresh.has(n) ? 'stale' : recorded.has(n) ? 'recorded' : 'replayed'));
   }
 
   // Prefill tickets
