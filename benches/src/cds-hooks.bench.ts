@@ -268,7 +268,14 @@ async function startFhirServer() {
   indexSearchParameterBundle(readJson('fhir/r4/search-parameters.json') as never);
   const repo = new MemoryRepository();
   const router = new FhirRouter();
+  // Requests by kind (`GET Observation`, `GET Patient/{id}`…), for the per-call count the no-prefetch line prints.
+  const requests = new Map<string, number>();
   const handle = async (req: IncomingMessage): Promise<[number, unknown]> => {
+    const kind = `${req.method} ${(req.url ?? '')
+      .split('?')[0]
+      .replace(/^\/fhir\/R4\//, '')
+      .replace(/\/[^/]+$/, '/{id}')}`;
+    requests.set(kind, (requests.get(kind) ?? 0) + 1);
     if (req.headers.authorization !== `Bearer ${FHIR_TOKEN}`) return [401, { resourceType: 'OperationOutcome' }];
     const url = new URL(req.url ?? '/', 'http://fhir.local');
     const query: Record<string, string> = Object.fromEntries(url.searchParams);
@@ -288,6 +295,8 @@ async function startFhirServer() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/fhir/R4`,
     create: (r: Record<string, unknown>) => repo.createResource(r as never) as Promise<{ id: string }>,
+    /** A copy of the requests counted so far, by kind. */
+    requests: () => new Map(requests),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -552,7 +561,12 @@ async function main() {
 
     const health = await run('health', []);
     const prefetch = await run('prefetch', withPrefetch);
+    const fhirBefore = fhir.requests();
     const noPrefetch = await run('fhir', fromServer, FHIR_ROUNDS, FHIR_CONCURRENCY);
+    // Warm-up rounds included, like the CPU figures: divided by every call made.
+    const fhirPerCall = [...fhir.requests()]
+      .map(([kind, n]) => [kind, (n - (fhirBefore.get(kind) ?? 0)) / noPrefetch.requests] as const)
+      .filter(([, n]) => n > 0);
 
     const line = (label: string, r: Awaited<ReturnType<typeof runLoad>>) => {
       const sorted = [...r.latencies].sort((a, b) => a - b);
@@ -574,6 +588,11 @@ async function main() {
     );
     console.log(
       `${b.text}${noPrefetch.errors.length ? `  (${noPrefetch.errors.length} of ${noPrefetch.requests} failed, e.g. ${noPrefetch.errors[0]})` : ''}`,
+    );
+    console.log(
+      `FHIR requests per call without prefetch: ${fhirPerCall.reduce((sum, [, n]) => sum + n, 0).toFixed(1)} (${fhirPerCall
+        .map(([kind, n]) => `${kind} ${n.toFixed(1)}`)
+        .join(', ')})`,
     );
     console.log(`ratio p95 prefetch / health: ${(a.p95 / h.p95).toFixed(2)}; no prefetch / health: ${(b.p95 / h.p95).toFixed(2)}`);
     console.log(

@@ -284,6 +284,28 @@ beforeAll(async () => {
     observation('1558-6', { value: 130, unit: 'mg/dL' }, daysAgo(1)),
     observation('9318-7', { value: 45, unit: 'mg/g' }, daysAgo(1)),
   ]);
+  // Hypertension (CMS165's initial population) and more blood-pressure results than one search returns: a panel a
+  // minute this past hour and a half, and single readings before them, all this year.
+  const thisYear = (msAgo: number) =>
+    new Date(Math.max(Date.UTC(new Date().getUTCFullYear(), 0, 1, 0, 1), Date.now() - msAgo)).toISOString();
+  await patient('hypertension-under-105-bp-panels', [
+    {
+      resourceType: 'Condition',
+      clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }] },
+      code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'I10' }] },
+      onsetDateTime: `${new Date().getUTCFullYear()}-01-01`,
+    },
+    {
+      resourceType: 'Encounter',
+      status: 'finished',
+      class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB' },
+      type: [{ coding: [{ system: 'http://snomed.info/sct', code: '185460008' }] }],
+      period: { start: thisYear(3 * 3_600_000), end: thisYear(3 * 3_600_000) },
+    },
+    ...Array.from({ length: 105 }, (_, i) => bpPanel(128, 78, thisYear(60_000 * (i + 1)))),
+    observation('8480-6', { value: 126, unit: 'mm[Hg]' }, thisYear(2 * 3_600_000)),
+    observation('8462-4', { value: 76, unit: 'mm[Hg]' }, thisYear(2 * 3_600_000)),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -386,9 +408,31 @@ describe('prefetch asks for a bounded, sorted history; the FHIR server is asked 
     const before = fhir.requests.length;
     await cards('one fetch per code', hookRequest('a1c-history-in-two-units', fromServer(fhir.url)));
     const observations = fhir.requests.slice(before).filter((r) => r.startsWith('/Observation'));
-    // The HbA1c parameters' search (its latest ten); CMS122's own search of its value set (gap cards) is another search.
-    expect(observations.filter((r) => r.includes('4548-4') && /_count=10(&|$)/.test(r))).toHaveLength(1);
+    // The HbA1c parameters' latest ten are read from CMS122's search of its value set, asked for the IFCC code too: one search.
+    const a1c = observations.filter((r) => r.includes('4548-4'));
+    expect(a1c).toHaveLength(1);
+    expect(a1c[0]).toContain('59261-8');
+    expect(a1c[0]).toContain('_count=100');
     expect(new Set(observations).size).toBe(observations.length);
+  });
+
+  it('more blood-pressure results than one search returns: the latest systolic from the shared search, CMS165 reads its own', async () => {
+    const name = 'hypertension-under-105-bp-panels';
+    // (A raw prefetch of every result is larger than a hook request may be.)
+    const prefetched = await cards(`${name} (prefetch)`, hookRequest(name, { prefetch: await prefetchFor(name) }));
+    // CMS165 reads the single readings (126/76): controlled, no gap card.
+    expect(prefetched.filter((c) => c.summary.startsWith('Gap in care:') && c.source.label.startsWith('CMS165'))).toEqual([]);
+    const before = fhir.requests.length;
+    const fetched = await cards(`${name} (FHIR server)`, hookRequest(name, fromServer(fhir.url)));
+    expect(strip(fetched)).toEqual(strip(prefetched));
+    const systolic = fhir.requests.slice(before).filter((r) => r.startsWith('/Observation') && r.includes('8480-6'));
+    // The shared search (8480-6 and its panel) holds a hundred of 106 panels and readings: CMS165's readings of 8480-6
+    // alone cannot be read from it (none is among the hundred, yet the record has two), so they are searched on their own.
+    expect(systolic.map((r) => new URL(r, 'http://x').searchParams.get('code'))).toEqual(
+      expect.arrayContaining([`${LOINC}|8480-6,${LOINC}|85354-9`, `${LOINC}|8480-6`]),
+    );
+    expect(systolic).toHaveLength(2);
+    expect(systolic.every((r) => r.includes('_count=100'))).toBe(true);
   });
 
   it('a FHIR server failing one code (500), answering over 2 MB for another and never answering a third: only those inputs are set aside', async () => {

@@ -4,8 +4,9 @@ import type { ShippedMeasure } from '../measures/content';
 import { MEASURE_VALUE_SETS, sameItems } from './gap-measures';
 import { measureNeedsOf, type MeasureNeeds } from './measure-gaps';
 import { cutPointsOf } from './record-context';
-import { valueSetsOf, type HistoryInput } from './record-history';
-import { needsOf, observationKey, type Measured, type Needs } from './record-needs';
+import { HISTORY_BOUND, valueSetsOf, type HistoryInput, type HistorySearch } from './record-history';
+import { HISTORY_COUNT, needsOf, observationKey, observationTokens, type Measured, type Needs } from './record-needs';
+import { shareSearches, type SharedRead } from './search-sharing';
 
 type Codes = ReadonlyMap<string, readonly string[]>;
 
@@ -23,6 +24,8 @@ export interface HookPlan {
   historyGroups: HistoryInput[][];
   /** The cut-points the published rules use on each measured parameter. */
   cutPoints: ReadonlyMap<string, number[]>;
+  /** Observation searches read, when made on the FHIR server, from another search of the call, by key. */
+  shared: ReadonlyMap<string, SharedRead>;
 }
 
 /**
@@ -72,13 +75,21 @@ export class HookPlans {
       const key = h.searches.map((s) => s.key).join(' ');
       historyGroups.set(key, [...(historyGroups.get(key) ?? []), h]);
     }
+    const measures = measureNeedsOf(published, valueSets);
+    const histories = new Map<string, HistorySearch>();
+    for (const s of [...needs.histories.flatMap((h) => h.searches), ...measures.flatMap((m) => m.inputs.flatMap((i) => i.searches))])
+      if (s.resourceType === 'Observation' && s.codes && !histories.has(s.key)) histories.set(s.key, s);
     const plan: HookPlan = {
       needs,
       valueSets,
-      measures: measureNeedsOf(published, valueSets),
+      measures,
       searches: [...searches],
       historyGroups: [...historyGroups.values()],
       cutPoints: new Map(needs.measured.map((m) => [m.parameter.id, cutPointsOf(k, m.parameter)])),
+      shared: shareSearches(
+        [...searches].map(([key, group]) => ({ key, codes: observationTokens(group[0].loinc), count: HISTORY_COUNT, pages: false })),
+        [...histories.values()].map((s) => ({ key: s.key, codes: s.codes!, count: HISTORY_BOUND, pages: true })),
+      ),
     };
     this.kept = { k, loincCodes, published, sets, plan };
     return plan;

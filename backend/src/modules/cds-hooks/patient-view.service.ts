@@ -25,6 +25,7 @@ import { bundleResources, checkSubjects, hasNextPage, readParameterWithHistory, 
 import { historySnapshot } from './record-context';
 import { PrefillTickets } from './prefill-tickets';
 import { historyQuery, onceEach, readHistoryInput, unsearchedReading, type HistoryReading, type HistorySearch } from './record-history';
+import { mayHoldLess, readShared } from './search-sharing';
 import { observationKey, observationQuery, patientOf, PATIENT_KEY } from './record-needs';
 
 /** Evaluations of one call on successive copies, when publishes keep landing during it. */
@@ -142,12 +143,8 @@ export class PatientViewService {
     }
     const now = new Date();
     const { knowledge: k, loincCodes } = snapshot;
-    const { needs, valueSets, measures, searches, historyGroups, cutPoints } = await this.plans.of(
-      k,
-      loincCodes,
-      snapshot.measures,
-      this.valueSets,
-    );
+    const plan = await this.plans.of(k, loincCodes, snapshot.measures, this.valueSets);
+    const { needs, valueSets, measures, searches, historyGroups, cutPoints } = plan;
     const { measured, demographics } = needs;
     const patientId = req.context.patientId;
     const observed = new Map<string, ObservedValue>();
@@ -158,32 +155,101 @@ export class PatientViewService {
     const setAside: string[] = [];
     const future: string[] = [];
     const fetches = { tried: 0, failed: [] as FetchFailed[] };
-    // One fetch per search key, however many parameters read it.
+    type Read = { resources: Json[]; truncated: boolean };
+    // Searches made on the FHIR server, each once per call, by key (a shared search's key names no prefetch).
+    const onServer = new Map<string, Promise<(Read & { bundle: unknown }) | FetchFailed>>();
+    const fromServer = (key: string, resourceType: string, query: () => string) => {
+      let read = onServer.get(key);
+      if (!read) {
+        read = (async () => {
+          try {
+            const bundle = await this.prefetched(req, key, query, fresh);
+            const resources = bundleResources(key, bundle, resourceType);
+            checkSubjects(key, resources, patientId);
+            return { resources, truncated: hasNextPage(bundle), bundle };
+          } catch (e) {
+            const failed = fetchFailure(e, true);
+            if (!failed) throw e;
+            return failed;
+          }
+        })();
+        onServer.set(key, read);
+      }
+      return read;
+    };
+    // Each planned search once per call, however many inputs read it: prefetched, else from the FHIR server,
+    // where one search may answer several (search-sharing.ts) and a search it cannot answer is made on its own.
+    const planned = new Map<string, Promise<Read | FetchFailed>>();
+    const read = (key: string, resourceType: string, query: () => string) => {
+      let result = planned.get(key);
+      if (!result) {
+        result = (async () => {
+          const prefetchedHere = key in req.prefetch;
+          if (!prefetchedHere) fetches.tried++;
+          let own: Read | FetchFailed;
+          if (prefetchedHere) {
+            try {
+              const bundle = req.prefetch[key];
+              const resources = bundleResources(key, bundle, resourceType);
+              checkSubjects(key, resources, patientId);
+              own = { resources, truncated: hasNextPage(bundle) };
+            } catch (e) {
+              const failed = fetchFailure(e, false);
+              if (!failed) throw e;
+              own = failed;
+            }
+          } else {
+            const shared = req.fhirServer ? plan.shared.get(key) : undefined;
+            const from =
+              shared && !shared.members.some((k) => k in req.prefetch)
+                ? await fromServer(shared.search.key, 'Observation', () => historyQuery(patientId, shared.search))
+                : null;
+            const mine =
+              from && !(from instanceof FetchFailed)
+                ? readShared(from.resources, mayHoldLess(from.bundle, from.resources.length, shared!.asked), shared!)
+                : null;
+            own = mine ?? (await fromServer(key, resourceType, query));
+          }
+          if (own instanceof FetchFailed) fetches.failed.push(own);
+          return own;
+        })();
+        // Awaited where it is read; a stale copy's refusal is never an unhandled rejection meanwhile.
+        result.catch(() => undefined);
+        planned.set(key, result);
+      }
+      return result;
+    };
+    const search = (s: HistorySearch) => read(s.key, s.resourceType, () => historyQuery(patientId, s));
+    // The shipped measures' inputs: read only when the EHR offers them (every search prefetched, or a
+    // FHIR server to fetch from); the searches are the history's, each fetched once per call.
+    const offered = measures.filter(
+      (m) =>
+        !!req.fhirServer ||
+        m.inputs.every((i) => i.searches.every((s) => s.key in req.prefetch) && (!i.patient || PATIENT_KEY in req.prefetch)),
+    );
+    const measureSearches = [...new Map(offered.flatMap((m) => m.inputs.flatMap((i) => i.searches)).map((s) => [s.key, s])).values()];
+    // Every search starts at once, the Patient too: one round of the FHIR server, but for a search a shared one could not answer.
+    const patientWanted = demographics.length > 0 || PATIENT_KEY in req.prefetch || offered.some((m) => m.inputs.some((i) => i.patient));
+    const patientFetch = patientWanted ? this.prefetched(req, PATIENT_KEY, () => `Patient/${patientId}`, fresh) : null;
+    patientFetch?.catch(() => undefined);
+    const latestReads = searches.map(([key, group]) => read(key, 'Observation', () => observationQuery(patientId, group[0].loinc)));
+    const historyReads = historyGroups.map((group) => Promise.all(group[0].searches.map(search)));
+    const measureReads = Promise.all(measureSearches.map(async (s) => [s.key, await search(s)] as const));
+    measureReads.catch(() => undefined); // awaited below; a stale copy's refusal is never an unhandled rejection meanwhile
+    for (const r of historyReads) r.catch(() => undefined);
     // Each search's notes are kept in its own slot, so the info card lists them in one order whatever answers first.
     const notes = await Promise.all(
-      searches.map(async ([key, group]) => {
+      searches.map(async ([, group], i) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
-        const fromServer = !(key in req.prefetch);
-        let resources: Json[];
-        try {
-          if (fromServer) fetches.tried++;
-          resources = bundleResources(
-            key,
-            await this.prefetched(req, key, () => observationQuery(patientId, group[0].loinc), fresh),
-            'Observation',
-          );
-          checkSubjects(key, resources, patientId);
-        } catch (e) {
-          const failed = fetchFailure(e, fromServer);
-          if (!failed) throw e;
-          fetches.failed.push(failed);
+        const got = await latestReads[i];
+        if (got instanceof FetchFailed) {
           const names = group.map((m) => m.parameter.display_name || m.parameter.name).join(', ');
-          out.setAside.push(`${names} not read: ${failed.message}`);
-          for (const m of group) missing.set(m.parameter.id, { reason: 'set_aside', text: failed.message });
+          out.setAside.push(`${names} not read: ${got.message}`);
+          for (const m of group) missing.set(m.parameter.id, { reason: 'set_aside', text: got.message });
           return out;
         }
         for (const m of group) {
-          const { reading, history } = readParameterWithHistory(resources, m.parameter, m.loinc, now, cutPoints.get(m.parameter.id)!);
+          const { reading, history } = readParameterWithHistory(got.resources, m.parameter, m.loinc, now, cutPoints.get(m.parameter.id)!);
           const { outcome, future: later } = reading;
           results.set(m.parameter.id, history);
           out.future.push(...later);
@@ -199,43 +265,10 @@ export class PatientViewService {
     // Parameters read from the patient's history by a criterion, grouped by the searches that read them
     // (one search per list of codes, or per type); each search is fetched once, fail-soft like the others.
     const historyAnswers = new Map<string, HistoryReading>();
-    const searched = new Map<string, Promise<{ resources: Json[]; truncated: boolean } | FetchFailed>>();
-    const search = (s: HistorySearch) => {
-      let read = searched.get(s.key);
-      if (!read) {
-        const fromServer = !(s.key in req.prefetch);
-        if (fromServer) fetches.tried++;
-        read = (async () => {
-          try {
-            const bundle = await this.prefetched(req, s.key, () => historyQuery(patientId, s), fresh);
-            const resources = bundleResources(s.key, bundle, s.resourceType);
-            checkSubjects(s.key, resources, patientId);
-            return { resources, truncated: hasNextPage(bundle) };
-          } catch (e) {
-            const failed = fetchFailure(e, fromServer);
-            if (!failed) throw e;
-            fetches.failed.push(failed);
-            return failed;
-          }
-        })();
-        searched.set(s.key, read);
-      }
-      return read;
-    };
-    // The shipped measures' inputs: read only when the EHR offers them (every search prefetched, or a
-    // FHIR server to fetch from); the searches are the history's, each fetched once per call.
-    const offered = measures.filter(
-      (m) =>
-        !!req.fhirServer ||
-        m.inputs.every((i) => i.searches.every((s) => s.key in req.prefetch) && (!i.patient || PATIENT_KEY in req.prefetch)),
-    );
-    const measureSearches = [...new Map(offered.flatMap((m) => m.inputs.flatMap((i) => i.searches)).map((s) => [s.key, s])).values()];
-    const measureReads = Promise.all(measureSearches.map(async (s) => [s.key, await search(s)] as const));
-    measureReads.catch(() => undefined); // awaited below; a stale copy's refusal is never an unhandled rejection meanwhile
     const historyNotes = await Promise.all(
-      historyGroups.map(async (group) => {
+      historyGroups.map(async (group, i) => {
         const out = { setAside: [] as string[], future: [] as { id: string | null; text: string }[] };
-        const parts = await Promise.all(group[0].searches.map(search));
+        const parts = await historyReads[i];
         const failed = parts.find((p) => p instanceof FetchFailed);
         if (failed) {
           out.setAside.push(`${group.map((h) => h.parameter.display_name || h.parameter.name).join(', ')} not read: ${failed.message}`);
@@ -271,16 +304,17 @@ export class PatientViewService {
     setAside.push(...implausiblePressures(measured, observed, missing));
     const fromPatient = new Map<string, string | number | boolean>();
     let patientName: string | null = null;
-    const wanted = demographics.filter((d) => !observed.has(d.parameter.id));
+    // Demographics are never measured parameters (needsOf puts each parameter in one list), so all are wanted.
+    const wanted = demographics;
     const measureRead = await measureReads;
     let patientRead = false;
     let patientResource: Json | null = null;
-    if (wanted.length || PATIENT_KEY in req.prefetch || offered.some((m) => m.inputs.some((i) => i.patient))) {
+    if (patientWanted) {
       const fromServer = !(PATIENT_KEY in req.prefetch);
       let patient: Json | null = null;
       try {
         if (fromServer) fetches.tried++;
-        patient = patientOf(await this.prefetched(req, PATIENT_KEY, () => `Patient/${patientId}`, fresh), patientId);
+        patient = patientOf(await patientFetch, patientId);
         patientName = nameOfPatient(patient);
         patientRead = true;
         patientResource = patient;

@@ -38,6 +38,8 @@ export interface HistorySearch {
   resourceType: string;
   /** `Observation?code=…&status=…&_sort=-date&_count=100` without the patient. */
   params: string;
+  /** An Observation search's `code=` tokens (`system|code`, unescaped): what a bundle holding more is filtered by. */
+  codes?: readonly string[];
 }
 
 /** Results asked per search of a history: the newest first where the type can be sorted, bounded (a criterion's window is applied here too). */
@@ -50,6 +52,8 @@ export const CODE_PARAM_MAX_CHARS = 1500;
 /** At most this many searches read one input (about 50 LOINC codes each): a value set larger than that is not searched in a hook call. */
 export const MAX_SEARCHES_PER_INPUT = 4;
 const STATUS_FILTER = 'final,amended,corrected';
+/** An Observation search's parameters after `code=`: valid statuses, newest first, `count` results. */
+export const observationParams = (count: number) => `status=${STATUS_FILTER}&_sort=-date&_count=${count}`;
 /** Types searched whole (every one of the patient's, bounded), the criterion filtering them by code or value set. */
 const SEARCHED_BY_TYPE = new Set(['Condition', 'Procedure', 'Encounter', 'MedicationRequest', 'ServiceRequest', 'DeviceRequest']);
 
@@ -61,6 +65,9 @@ function tokenParam(token: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._~:/,|$-]/g, (c) => encodeURIComponent(c));
   return `${safe(system)}|${safe(code)}`;
 }
+
+/** `code=…`: the tokens as one FHIR token search parameter. */
+export const codeParam = (tokens: readonly string[]) => `code=${tokens.map(tokenParam).join(',')}`;
 
 const keyPart = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '-');
 /** A value set in a prefetch key: its whole canonical URL without the scheme, so two sets named alike on two hosts never share a search. */
@@ -80,13 +87,14 @@ function fnv(text: string): string {
 export function observationSearches(tokens: readonly string[], name: string): HistorySearch[] | null {
   const chunks: string[][] = [];
   let length = 0;
-  for (const t of tokens.map(tokenParam)) {
+  for (const token of tokens) {
+    const t = tokenParam(token);
     const last = chunks[chunks.length - 1];
     if (last && length + 1 + t.length <= CODE_PARAM_MAX_CHARS) {
-      last.push(t);
+      last.push(token);
       length += 1 + t.length;
     } else {
-      chunks.push([t]);
+      chunks.push([token]);
       length = t.length;
     }
   }
@@ -97,7 +105,8 @@ export function observationSearches(tokens: readonly string[], name: string): Hi
   return chunks.map((codes, i) => ({
     key: chunks.length === 1 ? stem : `${stem}-part${i + 1}`,
     resourceType: 'Observation',
-    params: `code=${codes.join(',')}&status=${STATUS_FILTER}&_sort=-date&_count=${HISTORY_BOUND}`,
+    params: `${codeParam(codes)}&${observationParams(HISTORY_BOUND)}`,
+    codes,
   }));
 }
 

@@ -3,7 +3,7 @@ import { DomainError } from '../../common/errors';
 import type { Knowledge } from '../assessments';
 import { demographicOf, type Demographic } from './demographics';
 import { LOINC, searchCodes } from './observations';
-import { historyInputOf, type HistoryInput } from './record-history';
+import { historyInputOf, observationParams, type HistoryInput } from './record-history';
 
 /** What a hook call reads from the record for the published rules, and the searches that read it. */
 
@@ -14,8 +14,6 @@ export const PATIENT_KEY = 'patient';
  * the cost of a call. The longest history the published rules need today is the latest value.
  */
 export const HISTORY_COUNT = 10;
-/** The statuses that count, asked of the server too (and checked again here, whatever it sends). */
-const STATUS_FILTER = 'final,amended,corrected';
 
 /** One prefetch key per search: parameters whose codes are one measure (NGSP and IFCC HbA1c) share it. */
 export const observationKey = (loinc: string) => `obs-${searchKey(loinc)}`;
@@ -80,9 +78,10 @@ export function patientOf(value: unknown, patientId: string): Json | null {
   return r;
 }
 
+/** The `system|code` tokens a parameter's latest value is searched by (its codes and the panels that carry them). */
+export const observationTokens = (loinc: string) => searchCodes(searchKey(loinc)).map((c) => `${LOINC}|${c}`);
+
+/** The statuses that count are asked of the server too (and checked again here, whatever it sends). */
 export function observationQuery(patientId: string, loinc: string): string {
-  const codes = searchCodes(searchKey(loinc))
-    .map((c) => `${LOINC}|${c}`)
-    .join(',');
-  return `Observation?patient=${patientId}&code=${codes}&status=${STATUS_FILTER}&_sort=-date&_count=${HISTORY_COUNT}`;
+  return `Observation?patient=${patientId}&code=${observationTokens(loinc).join(',')}&${observationParams(HISTORY_COUNT)}`;
 }
