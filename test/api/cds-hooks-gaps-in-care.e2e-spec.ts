@@ -65,6 +65,21 @@ const bp = (systolic: number, diastolic: number) => [
   result('8480-6', 'Systolic blood pressure', systolic, 'mm[Hg]', VITALS),
   result('8462-4', 'Diastolic blood pressure', diastolic, 'mm[Hg]', VITALS),
 ];
+/** A blood pressure as most EHRs keep it: one panel (85354-9) with systolic and diastolic as its components. */
+const bpPanel = (systolic: number, diastolic: number) => {
+  const component = (code: string, display: string, value: number) => ({
+    code: { coding: [{ system: LOINC, code, display }] },
+    valueQuantity: { value, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+  });
+  return {
+    resourceType: 'Observation',
+    status: 'final',
+    category: VITALS,
+    code: { coding: [{ system: LOINC, code: '85354-9', display: 'Blood pressure panel with all children optional' }] },
+    effectiveDateTime: thisYear(),
+    component: [component('8480-6', 'Systolic blood pressure', systolic), component('8462-4', 'Diastolic blood pressure', diastolic)],
+  };
+};
 
 const gaps = (cards: Card[]) => cards.filter((c) => c.summary.startsWith('Gap in care:'));
 const infoText = (cards: Card[]) =>
@@ -120,6 +135,8 @@ beforeAll(async () => {
   await hook.patient('diabetes-in-hospice', [diabetes, hospice, officeVisit(), hypertension, ...bp(152, 94)], sixtyYearsOld);
   await hook.patient('hypertension-bp-152-94', [hypertension, officeVisit(), ...bp(152, 94)], sixtyYearsOld);
   await hook.patient('hypertension-bp-128-78', [hypertension, officeVisit(), ...bp(128, 78)], sixtyYearsOld);
+  await hook.patient('hypertension-bp-panel-152-94', [hypertension, officeVisit(), bpPanel(152, 94)], sixtyYearsOld);
+  await hook.patient('hypertension-bp-panel-128-78', [hypertension, officeVisit(), bpPanel(128, 78)], sixtyYearsOld);
   await hook.patient('diabetes-hba1c-9.4-egfr-unreadable', [diabetes, officeVisit(), hba1c(9.4), egfr(), uacr()], sixtyYearsOld);
 });
 
@@ -182,6 +199,15 @@ describe('gaps in care at the point of care (patient-view)', () => {
 
   it('hypertension controlled at 128/78: no gap card', async () => {
     expect(gaps(await hook.cardsFor('hypertension-bp-128-78'))).toEqual([]);
+  });
+
+  it('hypertension controlled at 128/78, recorded as a blood pressure panel: no gap card', async () => {
+    expect(gaps(await hook.cardsFor('hypertension-bp-panel-128-78'))).toEqual([]);
+  });
+
+  it('hypertension at 152/94, recorded as a blood pressure panel: the CMS165 gap card names the reading', async () => {
+    const cards = gaps(await hook.cardsFor('hypertension-bp-panel-152-94'));
+    expect(cards.map((c) => c.summary)).toEqual([`Gap in care: blood pressure not controlled (most recent 152/94 mmHg) in ${YEAR}`]);
   });
 
   it('an eGFR search the FHIR server cannot answer: no CMS951 card, the info card names it, the other cards unchanged', async () => {

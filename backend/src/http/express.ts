@@ -56,12 +56,16 @@ export async function createExpressApp(config: AppConfig, logger: AppLogger): Pr
     exposedHeaders: ['Content-Range', 'X-Request-Id'],
   });
   // Nest's typed useBodyParser hides `verify`; the depth check must run before JSON.parse.
-  // A patient's record in one Bundle is larger than any other body; only `POST /api/fhir` takes one.
+  // A patient's record in one Bundle is larger than any other body: `POST /api/fhir` takes one, and so does a CDS Hooks
+  // call (`POST /api/cds-services/:id`), whose prefetch carries the patient's histories.
   const recordsJson = json({ limit: config.recordsBodyLimit, verify: verifyJsonDepth, type: JSON_TYPES });
   // A panel's NDJSON (`POST /api/fhir/$import`) is read as text and split into lines by the import itself.
   const importText = text({ limit: config.importBodyLimit, type: NDJSON_TYPES });
   app.use('/api/fhir', (req: Request, res: Response, next: NextFunction) =>
     req.path === '/' ? recordsJson(req, res, next) : req.path === '/$import' ? importText(req, res, next) : next(),
+  );
+  app.use('/api/cds-services', (req: Request, res: Response, next: NextFunction) =>
+    req.method === 'POST' && /^\/[^/]+$/.test(req.path) ? recordsJson(req, res, next) : next(),
   );
   app.use(json({ limit: config.bodyLimit, verify: verifyJsonDepth, type: JSON_TYPES }));
   returnPagesAsLists(app.getHttpAdapter().getInstance());

@@ -114,14 +114,17 @@ export async function createFastifyApp(config: AppConfig, logger: AppLogger): Pr
     done(null, pathOf(req.url) === IMPORT_PATH ? body : undefined),
   );
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-  // A patient's record in one Bundle is larger than any other body; only `POST /api/fhir` takes one.
+  // A patient's record in one Bundle is larger than any other body: `POST /api/fhir` takes one, and so does a CDS Hooks
+  // call, whose prefetch carries the patient's histories (a hundred blood-pressure panels alone are over 100 kB).
   const recordsLimit = limitInBytes(config.recordsBodyLimit);
+  const HOOK_PATH = '/api/cds-services/:id';
   const importLimit = limitInBytes(config.importBodyLimit);
   fastify.addHook('onRoute', (route) => {
     // FHIR operations (`:id/\\$next-question`) escape the `$` for path-to-regexp; find-my-way takes it as is.
     if (route.url.includes('\\$')) route.url = route.url.replaceAll('\\$', '$');
     const methods = [route.method].flat();
-    if (methods.includes('POST') && (route.url === '/api/fhir' || route.url === '/api/fhir/')) route.bodyLimit = recordsLimit;
+    if (methods.includes('POST') && (route.url === '/api/fhir' || route.url === '/api/fhir/' || route.url === HOOK_PATH))
+      route.bodyLimit = recordsLimit;
     if (methods.includes('POST') && route.url === IMPORT_PATH) route.bodyLimit = importLimit;
   });
 

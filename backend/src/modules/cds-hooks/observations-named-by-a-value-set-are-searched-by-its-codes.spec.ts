@@ -130,3 +130,27 @@ describe('Observations named by a value set are searched by its codes', () => {
     expect(read.answer).toBe(9.4);
   });
 });
+
+describe('a pressure kept as a panel is searched with it', () => {
+  const latestSystolic: EngineParameter = {
+    id: 'p-sbp',
+    name: 'sbp_latest',
+    display_name: 'Latest systolic blood pressure',
+    data_type: 'number',
+    units: 'mm[Hg]',
+    validation_rules: {
+      criterion: { resource_type: 'Observation', codes: ['http://loinc.org|8480-6'], window: { anchor: 'now', days: 365 }, take: 'latest' },
+    },
+  };
+
+  it('a systolic criterion asks for the panel 85354-9 too (a search by 8480-6 alone never returns a panel), its key unchanged', () => {
+    const [search] = input(latestSystolic).searches;
+    expect(search.key).toBe('hist-8480-6');
+    expect(search.codes).toEqual(['http://loinc.org|8480-6', 'http://loinc.org|85354-9']);
+    expect(search.params).toMatch(/^code=http:\/\/loinc\.org\|8480-6,http:\/\/loinc\.org\|85354-9&/);
+  });
+
+  it('an HbA1c value set gets no panel: only blood pressure is carried in one', () => {
+    expect(input(latestA1c).searches[0].codes).toEqual(HBA1C_CODES);
+  });
+});

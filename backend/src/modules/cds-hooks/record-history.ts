@@ -1,6 +1,7 @@
 import type { AnswerDetailJson } from '@cds/contracts';
 import {
   isAnyOf,
+  panelsWith,
   prepareCriterion,
   scaleOf,
   unitDisplay,
@@ -111,6 +112,17 @@ export function observationSearches(tokens: readonly string[], name: string): Hi
 }
 
 /**
+ * The tokens, each once and sorted, with the panels that carry a LOINC code of them as a component: the criterion reads
+ * a blood pressure from a panel 85354-9's components, and a search by code=8480-6 alone never returns the panel (FHIR's
+ * `code` is the Observation's own code), so a record that keeps its pressures as panels would read as none.
+ */
+function withPanels(tokens: readonly string[]): string[] {
+  const loinc = `${LOINC}|`;
+  const panels = tokens.flatMap((t) => (t.startsWith(loinc) ? panelsWith(t.slice(loinc.length)).map((c) => loinc + c) : []));
+  return [...new Set([...tokens, ...panels])].sort();
+}
+
+/**
  * The history input of a parameter bound to the record by a criterion; null when it has none, and
  * `unsupported` when a hook call does not read it (`any_of`, the Patient). An Observation criterion
  * naming value sets is searched by their codes, from `valueSets` (the expansions by URL): without
@@ -130,7 +142,7 @@ export function historyInputOf(
     const input: HistoryInput = { parameter, criterion: spec, searches: [] };
     // A value set not loaded: nothing to search by; the criterion, read on nothing, names it and stays unknown.
     if (sets.some((url) => !valueSets.get(url)?.length)) return input;
-    const tokens = [...new Set([...own, ...sets.flatMap((url) => valueSets.get(url)!)])].sort();
+    const tokens = withPanels([...own, ...sets.flatMap((url) => valueSets.get(url)!)]);
     const shown = own.map((t) => (t.startsWith(`${LOINC}|`) ? t.slice(LOINC.length + 1) : t));
     const searches = observationSearches(tokens, [...shown, ...sets.map(valueSetKey)].join('_'));
     if (searches) input.searches = searches;

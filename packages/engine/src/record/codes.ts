@@ -33,6 +33,11 @@ export function searchCodes(loinc: string): string[] {
   return [...own, ...own.flatMap((c) => PANELS_WITH[c] ?? [])];
 }
 
+/** The panels that carry this code as a component (none for most codes). */
+export function panelsWith(loinc: string): readonly string[] {
+  return PANELS_WITH[loinc] ?? [];
+}
+
 /** One name for the search of a code: two parameters whose codes are one measure share one fetch. */
 export function searchKey(loinc: string): string {
   const group = SAME_MEASURE.find((g) => g.includes(loinc));

@@ -1,7 +1,7 @@
 export { UCUM_ALIASES, canonicalUnit } from './units';
 export { conversionProblem, readConversion, toParameterUnit } from './conversion';
 export type { UnitConversion } from './conversion';
-export { LOINC_SYSTEM, codeForUnit, lookbackDays, readCodes, searchCodes, searchKey } from './codes';
+export { LOINC_SYSTEM, codeForUnit, lookbackDays, panelsWith, readCodes, searchCodes, searchKey } from './codes';
 export { USABLE_STATUSES, comparatorInterval, effectiveTime, inParameterUnit, isUnreadable, quantityOf, readHistory } from './observations';
 export type { Comparator, ParameterScale, RecordHistory, RecordResult, ScaledValue, Unreadable } from './observations';
 export { dayOf, isStale, latest, lowestOnLatestDay } from './takes';
