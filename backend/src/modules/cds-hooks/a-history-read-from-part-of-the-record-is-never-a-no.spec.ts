@@ -95,4 +95,14 @@ describe('a history read from part of the record is never a no', () => {
     ).toBe(true);
     expect(hasNextPage({ resourceType: 'Bundle', link: [{ relation: 'self', url: 'x' }] })).toBe(false);
   });
+
+  it('a search Bundle without a next link that says it matched more than it holds (Medplum) is part of the record', () => {
+    const entry = (mode: string) => ({ resource: { resourceType: 'Observation' }, search: { mode } });
+    const bundle = (total: number, modes: string[]) => ({ resourceType: 'Bundle', type: 'searchset', total, entry: modes.map(entry) });
+    expect(hasNextPage(bundle(105, Array(100).fill('match')))).toBe(true);
+    expect(hasNextPage(bundle(2, ['match', 'match']))).toBe(false);
+    // An included resource or an OperationOutcome is not a match: two matches of two, whatever else came with them.
+    expect(hasNextPage(bundle(2, ['match', 'include', 'match', 'outcome']))).toBe(false);
+    expect(hasNextPage(bundle(3, ['match', 'include', 'match']))).toBe(true);
+  });
 });

@@ -96,9 +96,18 @@ export function checkSubjects(key: string, resources: readonly Json[], patientId
   }
 }
 
-/** A search Bundle with more results than it holds (a `next` link): what was read is part of the record. */
+/**
+ * A search Bundle with more results than it holds: a `next` link, or a `total` above the matches it holds (some servers,
+ * Medplum's among them, page without a next link but say how many matched). What was read is then part of the record.
+ */
 export function hasNextPage(bundle: unknown): boolean {
-  return isObject(bundle) && Array.isArray(bundle.link) && bundle.link.some((l) => isObject(l) && l.relation === 'next');
+  if (!isObject(bundle)) return false;
+  if (Array.isArray(bundle.link) && bundle.link.some((l) => isObject(l) && l.relation === 'next')) return true;
+  if (typeof bundle.total !== 'number') return false;
+  const matches = (Array.isArray(bundle.entry) ? bundle.entry : []).filter(
+    (e) => !(isObject(e) && isObject(e.search) && (e.search.mode === 'include' || e.search.mode === 'outcome')),
+  ).length;
+  return bundle.total > matches;
 }
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
