@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app';
-import { AssessmentsRepository, type AnswerWrite } from '../../backend/src/modules/assessments/assessments.repository';
+import { AssessmentsRepository, awaitingAnswer, type AnswerWrite } from '../../backend/src/modules/assessments/assessments.repository';
 import { createCast } from '../support/factories';
 import { action, cond, createParameter, createPublishedRuleSet, expectStatus, type ParameterJson } from '../support/clinical-factories';
 import { statementsOf } from '../support/statements';
@@ -105,14 +105,7 @@ describe('answers written at the same moment', () => {
   const repo = () => t.runtime.app.get(AssessmentsRepository);
   /** An answer to the TSH question as the repository receives it, leaving the assessment at the antibodies question. */
   const write = (value: number, over: Partial<AnswerWrite> = {}): AnswerWrite => ({
-    current_parameter_id: antibodies.id,
-    current_question: null,
-    is_completed: false,
-    recommendation: null,
-    findings: [],
-    undetermined_rules: [],
-    ruled_out: [],
-    completed_at: null,
+    ...awaitingAnswer(antibodies.id, null),
     parameter_id: tsh.id,
     detail: { parameter_id: tsh.id, value, label: `${value} mIU/L`, unit: 'mIU/L' } as AnswerWrite['detail'],
     log: [{ id: randomUUID(), timestamp: new Date().toISOString(), type: 'info', message: `Answer: TSH = ${value} mIU/L`, data: null }],

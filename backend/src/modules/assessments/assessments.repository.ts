@@ -42,6 +42,20 @@ export interface AssessmentState {
   completed_at: Date | null;
 }
 
+/** The state of an assessment waiting for the answer to `question`. */
+export function awaitingAnswer(current_parameter_id: string, current_question: QuestionJson | null): AssessmentState {
+  return {
+    current_parameter_id,
+    current_question,
+    is_completed: false,
+    recommendation: null,
+    findings: [],
+    undetermined_rules: [],
+    ruled_out: [],
+    completed_at: null,
+  };
+}
+
 export interface NewAssessment extends AssessmentState {
   /** As in AnswerWrite: the insert applies only while this knowledge generation is stored. */
   generation: number | null;

@@ -24,7 +24,7 @@ import {
 } from './answer-record';
 import type { AnswerDto } from './assessments.dto';
 import { caseListFilter } from './case-history';
-import { AssessmentsRepository, type AssessmentRow, type AssessmentState } from './assessments.repository';
+import { AssessmentsRepository, awaitingAnswer, type AssessmentRow, type AssessmentState } from './assessments.repository';
 import { enteredOf, logEntries, toResult } from './outcome';
 import { checkWithCodes, KnowledgeFacts, guardOf, nothingSeen, type Seen } from './knowledge-facts';
 import { PublishedRules, type Knowledge } from './published-rules';
@@ -272,16 +272,7 @@ export class AssessmentsService {
   private async state(k: Knowledge, step: ClinicalStep, details: AnswerDetailJson[], at: Date, seen: Seen): Promise<AssessmentState> {
     if (step.status === 'question') {
       const p = k.parameterById.get(step.parameter_id)!;
-      return {
-        current_parameter_id: p.id,
-        current_question: questionJson(step.question, await this.facts.questionText(p, seen)),
-        is_completed: false,
-        recommendation: null,
-        findings: [],
-        undetermined_rules: [],
-        ruled_out: [],
-        completed_at: null,
-      };
+      return awaitingAnswer(p.id, questionJson(step.question, await this.facts.questionText(p, seen)));
     }
     const result = toResult(step, k, enteredOf(details));
     return { current_parameter_id: null, current_question: null, is_completed: true, ...result, completed_at: at };
