@@ -1,3 +1,4 @@
+import { hasNextPage } from './observations';
 import { CODE_PARAM_MAX_CHARS, codeParam, observationParams, type HistorySearch } from './record-history';
 
 /**
@@ -99,13 +100,12 @@ export function shareSearches(latest: readonly PlannedSearch[], histories: reado
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])].sort();
 
 /**
- * Whether a search's bundle may leave results out: a next link, a `total` above what it holds, or, with
- * no total, as many results as were asked (some servers, Medplum's among them, give no next link).
+ * Whether a search's bundle may leave results out: what `hasNextPage` reads (a next link, a `total` above its
+ * matches), or, with no total, as many results as were asked (some servers give no next link).
  */
 export function mayHoldLess(bundle: unknown, held: number, asked: number): boolean {
-  if (!isObject(bundle)) return false;
-  if (Array.isArray(bundle.link) && bundle.link.some((l) => isObject(l) && l.relation === 'next')) return true;
-  return typeof bundle.total === 'number' ? bundle.total > held : held >= asked;
+  if (hasNextPage(bundle)) return true;
+  return isObject(bundle) && typeof bundle.total !== 'number' && held >= asked;
 }
 
 /**
