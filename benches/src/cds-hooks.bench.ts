@@ -11,7 +11,9 @@
  * Processes: this one (orchestration, FHIR server, JWKS endpoint), API_PROCESSES API processes
  * (default 1; above 1 needs REDIS_URL; calls spread round-robin), as `npm start` would run them, and
  * the load (another child, off the API's event loop). Per call it reports the CPU time of the API
- * processes, of PostgreSQL (every postgres process, from /proc) and of the load generator.
+ * processes (and by thread: the event loop, V8's workers — background compilation, concurrent GC — and libuv's pool,
+ * where WebCrypto verifies the client JWT's signature), of PostgreSQL (every postgres process, from /proc) and of the
+ * load generator, and the request body's mean size.
  * DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
  * the bench works in a scratch database it drops afterwards. REDIS_URL is passed on when set.
  * ROUNDS (default 30, after 3 warm-up rounds; FHIR_ROUNDS, default 10, without prefetch), PATIENTS
@@ -23,7 +25,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
@@ -122,6 +124,14 @@ interface LoadResult {
 interface ProcessStats {
   cpuMicros: number;
   rss: number;
+  /** The same CPU by thread kind (from /proc; absent elsewhere): what the event loop did, and what ran beside it. */
+  threads?: ThreadCpu;
+}
+/** CPU µs by thread: the main thread, V8's platform workers (GC, compilers), libuv's pool (WebCrypto's verify jobs, zlib, dns). */
+interface ThreadCpu {
+  main: number;
+  v8: number;
+  libuv: number;
 }
 
 /** The load process: rounds of CONCURRENCY simultaneous calls; tokens are signed before each round, outside the timing. */
@@ -193,7 +203,7 @@ async function serveApi() {
   process.on('message', (m: string) => {
     if (m === 'stats') {
       const cpu = process.cpuUsage();
-      process.send!({ cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss } satisfies ProcessStats);
+      process.send!({ cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss, threads: threadCpu() } satisfies ProcessStats);
     } else if (m.startsWith('profile-start ')) {
       const { start } = PROFILERS[m.slice('profile-start '.length) as ProfileKind];
       session.connect();
@@ -209,6 +219,30 @@ async function serveApi() {
       });
     } else void runtime.close().then(() => process.exit(0));
   });
+}
+
+/** " (main 1.40, V8 0.50, libuv 0.40)": the API's CPU per request by thread kind, when it could be read. */
+const threadText = (t: ThreadCpu | undefined) =>
+  t ? ` (main ${t.main.toFixed(2)}, V8 workers ${t.v8.toFixed(2)}, libuv pool ${t.libuv.toFixed(2)})` : '';
+
+/** This process's CPU by thread kind, from /proc/self/task (Linux); undefined where it cannot be read. */
+function threadCpu(): ThreadCpu | undefined {
+  const out: ThreadCpu = { main: 0, v8: 0, libuv: 0 };
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+      if (Number(tid) === process.pid) out.main += micros;
+      else if (comm.startsWith('libuv')) out.libuv += micros;
+      else out.v8 += micros;
+    }
+  } catch {
+    return undefined;
+  }
+  return out;
 }
 
 function startApi(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
@@ -230,7 +264,7 @@ function ask<T>(child: ChildProcess, message: string): Promise<T> {
 async function runLoad(
   input: LoadInput,
   apis: ChildProcess[],
-): Promise<LoadResult & { cpuMsPerRequest: number; rss: number[]; postgresCpuMsPerRequest?: number }> {
+): Promise<LoadResult & { cpuMsPerRequest: number; threadsMsPerRequest?: ThreadCpu; rss: number[]; postgresCpuMsPerRequest?: number }> {
   const stats = () => Promise.all(apis.map((api) => ask<ProcessStats>(api, 'stats')));
   const before = await stats();
   const postgresBefore = postgresCpuMicros();
@@ -247,9 +281,14 @@ async function runLoad(
   const after = await stats();
   const postgresAfter = postgresCpuMicros();
   const cpuMicros = after.reduce((sum, s, i) => sum + s.cpuMicros - before[i].cpuMicros, 0);
+  const perRequest = (kind: keyof ThreadCpu) =>
+    after.reduce((sum, s, i) => sum + (s.threads?.[kind] ?? 0) - (before[i].threads?.[kind] ?? 0), 0) / 1000 / result.requests;
   return {
     ...result,
     cpuMsPerRequest: cpuMicros / 1000 / result.requests,
+    ...(after.every((s) => s.threads)
+      ? { threadsMsPerRequest: { main: perRequest('main'), v8: perRequest('v8'), libuv: perRequest('libuv') } }
+      : {}),
     rss: after.map((s) => s.rss),
     // Warm-up rounds included, like the API's figure: both are divided by every request made.
     ...(postgresBefore !== undefined && postgresAfter !== undefined
@@ -533,6 +572,7 @@ async function main() {
     // What an EHR does: run each discovery prefetch template against its FHIR server.
     const { services } = (await http(url, 'GET', '/api/cds-services', null)) as { services: { prefetch: Record<string, string> }[] };
     const templates = Object.entries(services[0].prefetch);
+    const prefetchKeys = templates.length;
     const hook = (patientId: string) => ({ hook: 'patient-view', context: { userId: 'Practitioner/bench', patientId } });
     const withPrefetch: object[] = [];
     for (const id of patients) {
@@ -572,7 +612,7 @@ async function main() {
       const sorted = [...r.latencies].sort((a, b) => a - b);
       return {
         p95: percentile(sorted, 0.95),
-        text: `${label}p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p95 ${percentile(sorted, 0.95).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms  ${((1000 * sorted.length) / r.wallMs).toFixed(0)} req/s  CPU ms/req: API ${r.cpuMsPerRequest.toFixed(2)}, PostgreSQL ${r.postgresCpuMsPerRequest?.toFixed(2) ?? 'n/a'}, load ${(r.cpuMicros / 1000 / r.latencies.length).toFixed(2)}`,
+        text: `${label}p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p95 ${percentile(sorted, 0.95).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms  ${((1000 * sorted.length) / r.wallMs).toFixed(0)} req/s  CPU ms/req: API ${r.cpuMsPerRequest.toFixed(2)}${threadText(r.threadsMsPerRequest)}, PostgreSQL ${r.postgresCpuMsPerRequest?.toFixed(2) ?? 'n/a'}, load ${(r.cpuMicros / 1000 / r.latencies.length).toFixed(2)}`,
       };
     };
     const h = line('GET /api/health (baseline):  ', health);
@@ -584,7 +624,7 @@ async function main() {
     );
     console.log(h.text);
     console.log(
-      `${a.text}  (${(prefetch.cards / prefetch.latencies.length).toFixed(1)} cards/response; goal p95 <= 150 ms, p99 <= 300 ms)`,
+      `${a.text}  (${(prefetch.cards / prefetch.latencies.length).toFixed(1)} cards/response, ${(withPrefetch.reduce<number>((n, b) => n + JSON.stringify(b).length, 0) / withPrefetch.length / 1024).toFixed(1)} kB/request, ${prefetchKeys} prefetch keys; goal p95 <= 150 ms, p99 <= 300 ms)`,
     );
     console.log(
       `${b.text}${noPrefetch.errors.length ? `  (${noPrefetch.errors.length} of ${noPrefetch.requests} failed, e.g. ${noPrefetch.errors[0]})` : ''}`,
