@@ -78,20 +78,15 @@ export function postgresCpuMicros(postmaster?: number): number | undefined {
   }
   let ticks = 0;
   for (const pid of dirs) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // pid (comm) state ... : comm may hold spaces, so split after its closing parenthesis.
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-      const fields = stat.slice(close + 2).split(' ');
-      // fields[1] is the parent's pid.
-      if (postmaster !== undefined && Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
-      // utime, stime (fields 14 and 15 of stat), and cutime, cstime (16, 17): a backend that has exited
-      // is counted in the postmaster's children's time once reaped, so the sum never goes backwards.
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // The process ended between the listing and the read.
-    }
+    const stat = procStat(`/proc/${pid}/stat`);
+    // The process ended between the listing and the read, or is not PostgreSQL.
+    if (!stat || stat.comm !== 'postgres') continue;
+    const { fields } = stat;
+    // fields[1] is the parent's pid.
+    if (postmaster !== undefined && Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
+    // utime, stime (fields 14 and 15 of stat), and cutime, cstime (16, 17): a backend that has exited
+    // is counted in the postmaster's children's time once reaped, so the sum never goes backwards.
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
 }
@@ -100,10 +95,49 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The pid of the postmaster serving `backendPid` (its parent), from /proc; undefined when it cannot be read. */
 export function postmasterOf(backendPid: number): number | undefined {
+  const stat = procStat(`/proc/${backendPid}/stat`);
+  return stat && Number(stat.fields[1]);
+}
+
+/**
+ * A /proc stat file read: the command name, and the fields after it (`fields[0]` is the state, `fields[11]` and
+ * `fields[12]` utime and stime in clock ticks). comm may hold spaces, so the fields start after its closing parenthesis.
+ * undefined when the file cannot be read (the process or thread has ended, or this is not Linux).
+ */
+function procStat(path: string): { comm: string; fields: string[] } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${backendPid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    stat = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+  const close = stat.lastIndexOf(')');
+  return { comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
+}
+
+/** CPU µs by thread of this process: the main thread, V8's platform workers (GC, compilers), libuv's pool (WebCrypto's jobs, zlib, dns). */
+export interface ThreadCpu {
+  main: number;
+  v8: number;
+  libuv: number;
+}
+
+/** This process's CPU by thread kind, from /proc/self/task (Linux); undefined where it cannot be read. */
+export function threadCpuMicros(): ThreadCpu | undefined {
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return undefined;
+  }
+  const out: ThreadCpu = { main: 0, v8: 0, libuv: 0 };
+  for (const tid of tids) {
+    const stat = procStat(`/proc/self/task/${tid}/stat`);
+    if (!stat) continue; // the thread ended meanwhile
+    const micros = ((Number(stat.fields[11]) + Number(stat.fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+    if (Number(tid) === process.pid) out.main += micros;
+    else if (stat.comm.startsWith('libuv')) out.libuv += micros;
+    else out.v8 += micros;
+  }
+  return out;
 }

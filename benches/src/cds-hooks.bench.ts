@@ -25,7 +25,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +36,7 @@ import { seededRandom } from '@cds/engine';
 import { loadConfig } from '@cds/backend/dist/config/app-config';
 import { API_NODE_FLAGS } from '@cds/backend/dist/node-flags';
 import { startRuntime } from '@cds/backend/dist/runtime';
-import { http, loadCall, percentile, postgresCpuMicros } from './bench-http';
+import { http, loadCall, percentile, postgresCpuMicros, threadCpuMicros, type ThreadCpu } from './bench-http';
 import { scratchDatabase } from './bench-scratch';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 100);
@@ -127,12 +127,6 @@ interface ProcessStats {
   /** The same CPU by thread kind (from /proc; absent elsewhere): what the event loop did, and what ran beside it. */
   threads?: ThreadCpu;
 }
-/** CPU µs by thread: the main thread, V8's platform workers (GC, compilers), libuv's pool (WebCrypto's verify jobs, zlib, dns). */
-interface ThreadCpu {
-  main: number;
-  v8: number;
-  libuv: number;
-}
 
 /** The load process: rounds of CONCURRENCY simultaneous calls; tokens are signed before each round, outside the timing. */
 async function load({ urls, concurrency, scenario, rounds, bodies, signer }: LoadInput): Promise<LoadResult> {
@@ -203,7 +197,11 @@ async function serveApi() {
   process.on('message', (m: string) => {
     if (m === 'stats') {
       const cpu = process.cpuUsage();
-      process.send!({ cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss, threads: threadCpu() } satisfies ProcessStats);
+      process.send!({
+        cpuMicros: cpu.user + cpu.system,
+        rss: process.memoryUsage().rss,
+        threads: threadCpuMicros(),
+      } satisfies ProcessStats);
     } else if (m.startsWith('profile-start ')) {
       const { start } = PROFILERS[m.slice('profile-start '.length) as ProfileKind];
       session.connect();
@@ -221,29 +219,9 @@ async function serveApi() {
   });
 }
 
-/** " (main 1.40, V8 0.50, libuv 0.40)": the API's CPU per request by thread kind, when it could be read. */
+/** " (main 0.75, V8 workers 0.37, libuv pool 0.65)": the API's CPU ms per request by thread kind, when it could be read. */
 const threadText = (t: ThreadCpu | undefined) =>
   t ? ` (main ${t.main.toFixed(2)}, V8 workers ${t.v8.toFixed(2)}, libuv pool ${t.libuv.toFixed(2)})` : '';
-
-/** This process's CPU by thread kind, from /proc/self/task (Linux); undefined where it cannot be read. */
-function threadCpu(): ThreadCpu | undefined {
-  const out: ThreadCpu = { main: 0, v8: 0, libuv: 0 };
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
-      if (Number(tid) === process.pid) out.main += micros;
-      else if (comm.startsWith('libuv')) out.libuv += micros;
-      else out.v8 += micros;
-    }
-  } catch {
-    return undefined;
-  }
-  return out;
-}
 
 function startApi(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(__filename, [], { env: { ...env, BENCH_API_PROCESS: '1' }, execArgv: [...process.execArgv, ...API_NODE_FLAGS] });
