@@ -22,7 +22,6 @@ export async function executablePath(): Promise<{ path: string; args: string[] }
   const system = process.env.CDS_BROWSER_SKIP_SYSTEM === '1' ? [] : SYSTEM_CHROMIUMS;
   const found = [process.env.CHROMIUM_PATH, ...system].filter(Boolean).find((p) => existsSync(p as string));
   if (found) return { path: found, args: ARGS };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const packaged = require('@sparticuz/chromium') as {
     default?: { executablePath(): Promise<string> };
     executablePath?(): Promise<string>;

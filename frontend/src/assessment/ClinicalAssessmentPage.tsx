@@ -55,7 +55,7 @@ export default function ClinicalAssessmentPage() {
   const questionHeading = useRef<HTMLHeadingElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
 
-  // Auto-start: resume this tab's assessment (or the one asked for), else get ready to begin.
+  // Auto-start, once per visit: resume this tab's assessment (or the one asked for), else get ready to begin.
   useEffect(() => {
     let cancelled = false;
     // Opened from a CDS card: redeem its ticket (once), and begin a new assessment with the values offered.
@@ -103,6 +103,8 @@ export default function ClinicalAssessmentPage() {
     return () => {
       cancelled = true;
     };
+    // Once, on arrival: the location it read is replaced above, and starting again would redeem a ticket twice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const start = useCallback(async () => {
@@ -181,6 +183,8 @@ export default function ClinicalAssessmentPage() {
     return () => {
       cancelled = true;
     };
+    // Keyed on the step, not the object: every answer returns a new assessment, and one fetch per step is enough.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debug, step]);
 
   const consoleLink = isAdmin(role) ? { to: '/admin', label: 'Admin Console' } : { to: '/pcp', label: 'PCP Console' };

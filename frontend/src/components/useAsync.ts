@@ -30,6 +30,8 @@ export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): AsyncState<T
         setState({ data: undefined, error, loading: false });
       },
     );
+    // The caller's deps are the hook's contract (like useEffect's own); `fn` is read through a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, nonce]);
 
   const reload = useCallback(() => setNonce((n) => n + 1), []);

@@ -26,9 +26,10 @@ export default function EditProfileDialog({
   const form = useProfileForm(profile, signedIn, onSaved);
   const { reset, saving } = form;
 
-  // Start from the stored profile each time the dialog opens.
+  // Start from the stored profile each time the dialog opens (not when it changes while open: that would drop what was typed).
   useEffect(() => {
     if (open) reset(profile);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   const close = (_: unknown, reason?: 'backdropClick' | 'escapeKeyDown') => {

@@ -110,7 +110,9 @@ export function CreateParameterDialog({
     setCustom(EMPTY_PARAMETER);
     setCriterion(EMPTY_CRITERION);
     setCriterionErrors({});
-  }, [open, initialTemplateId]); // not on `templates`: a refetch must not reset a choice
+    // Not on `templates`: a refetch must not reset a choice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, initialTemplateId]);
 
   const close = () => {
     if (!saving) onClose();

@@ -180,7 +180,7 @@ export default function ParameterPage() {
   const queryClient = useQueryClient();
   const params = useAdminQuery(['parameters', 'all'], () => adminApi.allParameters());
   const templates = useAdminQuery(['parameters', 'templates'], adminApi.parameterTemplates);
-  const all = params.data ?? [];
+  const all = useMemo(() => params.data ?? [], [params.data]);
   const templateList = templates.data ?? [];
   // Templates have their own tab; the Parameters tab lists only the parameters rules are written on.
   const shown = useMemo(
