@@ -162,13 +162,14 @@ async function main() {
       ['before', before],
       ['now', after],
     ] as const) {
+      const started = new Date().toISOString().slice(11, 19);
       const load = loadavg()
         .map((l) => l.toFixed(2))
         .join(' ');
       const out = await benchRun(build.dir, build.bench, preload, env);
       const f = scenarioOf(out, 'patient-view, full prefetch');
       if (!f) throw new Error(`no "patient-view, full prefetch" line in the ${side} run:\n${out.slice(-3000)}`);
-      console.log(`pair ${pair} ${side.padEnd(6)} ${new Date().toISOString().slice(11, 19)} (load at start ${load}): ${fmt(f)}`);
+      console.log(`pair ${pair} ${side.padEnd(6)} started ${started} (load ${load}): ${fmt(f)}`);
       figures.push(f);
     }
     const [b, n] = figures;
