@@ -29,6 +29,41 @@ function placeOf(rel, place) {
  * `extra` (further Jest or vitest arguments, e.g. -t 'name') is appended as given.
  */
 export function planTestRun(rel, { isDirectory = false, extra = [] } = {}) {
+  return planTestRuns([{ rel, isDirectory }], { extra });
+}
+
+/**
+ * The run for several paths at once (`npm run test:one -- a.spec.ts b.spec.ts`): one run of one runner, so
+ * every path must belong to the same one (vitest, or one Jest project); else { error }. Each path is selected
+ * as it would be alone.
+ */
+export function planTestRuns(targets, { extra = [] } = {}) {
+  const places = [];
+  for (const { rel, isDirectory = false } of targets) {
+    const place = placeOfPath(rel, isDirectory);
+    if (place.error) return place;
+    places.push(place);
+  }
+  const [first] = places;
+  const other = places.find((p) => p.runner !== first.runner || p.project !== first.project);
+  if (other) {
+    const name = (p) => (p.runner === 'vitest' ? 'vitest' : `Jest project ${p.project}`);
+    return { error: `${first.rel} and ${other.rel} are run by ${name(first)} and ${name(other)}: run them one at a time` };
+  }
+  if (first.runner === 'vitest') return { runner: 'vitest', args: [...places.flatMap((p) => p.selection), ...extra] };
+  const args = ['--selectProjects', first.project, '--testPathPatterns', ...places.flatMap((p) => p.selection)];
+  if (first.inBand) args.push('--runInBand');
+  return {
+    runner: 'jest',
+    project: first.project,
+    args: [...args, ...extra],
+    database: places.some((p) => p.database),
+    build: places.some((p) => p.build),
+  };
+}
+
+/** Which runner takes one path, and how it selects it (a vitest path, or a Jest path pattern). */
+function placeOfPath(rel, isDirectory) {
   const path = rel.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
   if (path === '' || path.startsWith('../') || path.startsWith('/')) {
     return { error: `${rel} is not inside the repository` };
@@ -36,7 +71,7 @@ export function planTestRun(rel, { isDirectory = false, extra = [] } = {}) {
   if (path === 'frontend' || path.startsWith('frontend/')) {
     const inFrontend = path.slice('frontend/'.length);
     if (isDirectory ? inFrontend === '' || inFrontend === 'src' || inFrontend.startsWith('src/') : VITEST_FILE.test(inFrontend)) {
-      return { runner: 'vitest', args: [...(inFrontend ? [inFrontend] : []), ...extra] };
+      return { rel, runner: 'vitest', selection: inFrontend ? [inFrontend] : [] };
     }
     return { error: `${rel}: the frontend's tests are src/**/*.test.ts(x) (vitest)` };
   }
@@ -47,10 +82,15 @@ export function planTestRun(rel, { isDirectory = false, extra = [] } = {}) {
     }
     // Jest matches the pattern against the absolute path: anchor on the separator before the
     // relative path, and at the end for a file, so auth.e2e-spec.ts does not also run google-auth.e2e-spec.ts.
-    const pattern = `/${escapeRegExp(path)}${isDirectory ? '/' : '$'}`;
-    const args = ['--selectProjects', place.project, '--testPathPatterns', pattern];
-    if (place.inBand) args.push('--runInBand');
-    return { runner: 'jest', project: place.project, args: [...args, ...extra], database: !!place.database, build: !!place.build };
+    return {
+      rel,
+      runner: 'jest',
+      project: place.project,
+      selection: [`/${escapeRegExp(path)}${isDirectory ? '/' : '$'}`],
+      inBand: !!place.inBand,
+      database: !!place.database,
+      build: !!place.build,
+    };
   }
   return {
     error:

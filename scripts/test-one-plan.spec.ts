@@ -1,4 +1,4 @@
-import { escapeRegExp, planTestRun } from './test-one-plan.mjs';
+import { escapeRegExp, planTestRun, planTestRuns } from './test-one-plan.mjs';
 
 // What `npm run test:one -- <path>` runs for each kind of path (scripts/test-one.mjs).
 describe('test:one: path → runner', () => {
@@ -75,6 +75,34 @@ describe('test:one: path → runner', () => {
     ]) {
       expect(planTestRun(rel)).toEqual({ error: expect.any(String) });
     }
+  });
+
+  it('several frontend tests: one vitest run of all of them', () => {
+    expect(
+      planTestRuns([{ rel: 'frontend/src/App.test.tsx' }, { rel: 'frontend/src/pages', isDirectory: true }], { extra: ['-t', 'x'] }),
+    ).toEqual({ runner: 'vitest', args: ['src/App.test.tsx', 'src/pages', '-t', 'x'] });
+  });
+
+  it('several suites of one Jest project: one run selecting each, and no other', () => {
+    const plan = planTestRuns([{ rel: 'test/api/auth.e2e-spec.ts' }, { rel: 'test/api/rules.e2e-spec.ts' }]);
+    expect(plan).toMatchObject({ runner: 'jest', project: 'api', database: true, build: false });
+    const patterns = plan.args.slice(3, 5);
+    expect(plan.args.slice(0, 3)).toEqual(['--selectProjects', 'api', '--testPathPatterns']);
+    expect(plan.args[5]).toBe('--runInBand');
+    const selected = (rel: string) => patterns.some((p: string) => matches(p, rel));
+    expect(selected('test/api/auth.e2e-spec.ts')).toBe(true);
+    expect(selected('test/api/rules.e2e-spec.ts')).toBe(true);
+    expect(selected('test/api/google-auth.e2e-spec.ts')).toBe(false);
+  });
+
+  it('paths of different runners are refused, naming both; a path no runner takes still is', () => {
+    expect(planTestRuns([{ rel: 'test/api/auth.e2e-spec.ts' }, { rel: 'frontend/src/App.test.tsx' }])).toEqual({
+      error: expect.stringContaining('Jest project api and vitest'),
+    });
+    expect(planTestRuns([{ rel: 'backend/src/node-flags.spec.ts' }, { rel: 'test/api/auth.e2e-spec.ts' }])).toEqual({
+      error: expect.stringContaining('Jest project unit and Jest project api'),
+    });
+    expect(planTestRuns([{ rel: 'test/api/auth.e2e-spec.ts' }, { rel: 'README.md' }])).toEqual({ error: expect.any(String) });
   });
 
   it('escapes every regular-expression character', () => {

@@ -1,5 +1,5 @@
-// `npm run test:one -- <path> [more Jest or vitest arguments]`: one suite (or a folder of suites) with
-// the runner and the database its project needs. The path → runner mapping is test-one-plan.mjs.
+// `npm run test:one -- <path> [more paths] [more Jest or vitest arguments]`: one suite (or a folder of suites,
+// or several of either that one runner takes) with the runner and the database its project needs. The path → runner mapping is test-one-plan.mjs.
 // Jest gets NODE_OPTIONS=--experimental-vm-modules, as the npm scripts give it; the database suites use
 // DATABASE_URL and REDIS_URL when set, else the embedded PostgreSQL broker that Jest's global setup starts.
 // A browser suite drives the built app: `npm run build` runs first when a dist is missing or older than
@@ -10,23 +10,32 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleBuild } from './stale-build.mjs';
-import { planTestRun } from './test-one-plan.mjs';
+import { planTestRuns } from './test-one-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const [target, ...extra] = process.argv.slice(2);
-if (!target || target === '--help' || target === '-h') {
-  console.error('usage: npm run test:one -- <test file or folder> [more jest/vitest arguments, e.g. -t "part of a test name"]');
+const argv = process.argv.slice(2);
+if (!argv.length || argv[0] === '--help' || argv[0] === '-h') {
+  console.error(
+    'usage: npm run test:one -- <test file or folder> [more of them] [more jest/vitest arguments, e.g. -t "part of a test name"]',
+  );
   process.exit(2);
 }
 
 // npm runs scripts from the root; a path typed in a sub-folder is relative to where npm was called.
-const absolute = resolve(process.env.INIT_CWD ?? process.cwd(), target);
-if (!existsSync(absolute)) {
-  console.error(`test:one: ${target} does not exist (looked for ${absolute})`);
-  process.exit(2);
+const here = process.env.INIT_CWD ?? process.cwd();
+// The paths are the leading arguments: the first whatever it is, the next ones while they name a file or folder.
+let count = 1;
+while (count < argv.length && !argv[count].startsWith('-') && existsSync(resolve(here, argv[count]))) count++;
+const targets = [];
+for (const target of argv.slice(0, count)) {
+  const absolute = resolve(here, target);
+  if (!existsSync(absolute)) {
+    console.error(`test:one: ${target} does not exist (looked for ${absolute})`);
+    process.exit(2);
+  }
+  targets.push({ rel: relative(root, absolute).split(sep).join('/'), isDirectory: statSync(absolute).isDirectory() });
 }
-const rel = relative(root, absolute).split(sep).join('/');
-const plan = planTestRun(rel, { isDirectory: statSync(absolute).isDirectory(), extra });
+const plan = planTestRuns(targets, { extra: argv.slice(count) });
 if (plan.error) {
   console.error(`test:one: ${plan.error}`);
   process.exit(2);
