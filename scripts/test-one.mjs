@@ -1,5 +1,6 @@
 // `npm run test:one -- <path> [more paths] [more Jest or vitest arguments]`: one suite (or a folder of suites,
-// or several of either that one runner takes) with the runner and the database its project needs. The path → runner mapping is test-one-plan.mjs.
+// or several of either that one runner takes) with the runner and the database its project needs. The path →
+// runner mapping is test-one-plan.mjs.
 // Jest gets NODE_OPTIONS=--experimental-vm-modules, as the npm scripts give it; the database suites use
 // DATABASE_URL and REDIS_URL when set, else the embedded PostgreSQL broker that Jest's global setup starts.
 // A browser suite drives the built app: `npm run build` runs first when a dist is missing or older than
@@ -23,9 +24,12 @@ if (!argv.length || argv[0] === '--help' || argv[0] === '-h') {
 
 // npm runs scripts from the root; a path typed in a sub-folder is relative to where npm was called.
 const here = process.env.INIT_CWD ?? process.cwd();
-// The paths are the leading arguments: the first whatever it is, the next ones while they name a file or folder.
+// The paths are the leading arguments: the first whatever it is, the next ones while they name a file or folder, or
+// look like one (a mistyped second path is refused below, not handed to the runner as a filter).
+const looksLikePath = (a) => a.includes('/') || /\.[cm]?[jt]sx?$/.test(a);
 let count = 1;
-while (count < argv.length && !argv[count].startsWith('-') && existsSync(resolve(here, argv[count]))) count++;
+while (count < argv.length && !argv[count].startsWith('-') && (existsSync(resolve(here, argv[count])) || looksLikePath(argv[count])))
+  count++;
 const targets = [];
 for (const target of argv.slice(0, count)) {
   const absolute = resolve(here, target);

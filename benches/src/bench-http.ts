@@ -93,10 +93,13 @@ export function postgresCpuMicros(postmaster?: number): number | undefined {
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** The pid of the postmaster serving `backendPid` (its parent), from /proc; undefined when it cannot be read. */
+/**
+ * The pid of the postmaster serving `backendPid` (its parent), from /proc; undefined when it cannot be read, or when
+ * that pid here is no PostgreSQL backend (a server on another machine: its pids mean nothing here).
+ */
 export function postmasterOf(backendPid: number): number | undefined {
   const stat = procStat(`/proc/${backendPid}/stat`);
-  return stat && Number(stat.fields[1]);
+  return stat?.comm === 'postgres' ? Number(stat.fields[1]) : undefined;
 }
 
 /**

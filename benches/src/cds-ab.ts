@@ -27,7 +27,7 @@ const WORKSPACES = ['packages/engine', 'packages/contracts', 'backend', 'fronten
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** One scenario line of a bench:cds run, as both the old and the new bench print it. */
-export interface ScenarioFigures {
+interface ScenarioFigures {
   p50: number;
   p95: number;
   p99: number;
@@ -44,7 +44,7 @@ const LINE =
   /p50 ([\d.]+) ms\s+p95 ([\d.]+) ms\s+p99 ([\d.]+) ms\s+(\d+) req\/s\s+CPU ms\/req: API ([\d.]+)(?: \(([^)]*)\))?, PostgreSQL ([\d.]+), load ([\d.]+)/;
 
 /** The figures of `label`'s line in a bench:cds output (`patient-view, full prefetch`), or null when it is missing. */
-export function scenarioOf(output: string, label: string): ScenarioFigures | null {
+function scenarioOf(output: string, label: string): ScenarioFigures | null {
   const line = output.split('\n').find((l) => l.startsWith(`${label}:`));
   const m = line && LINE.exec(line);
   if (!m) return null;
@@ -53,7 +53,7 @@ export function scenarioOf(output: string, label: string): ScenarioFigures | nul
 }
 
 /** Whole CPU per call: what the two cores are shared by. */
-export const wholeCpu = (f: ScenarioFigures) => f.api + f.postgres + f.load;
+const wholeCpu = (f: ScenarioFigures) => f.api + f.postgres + f.load;
 
 const PRELOAD = `// Written by cds-ab: narrows a bench's /proc walk for PostgreSQL's CPU to one postmaster and its children.
 const fs = require('fs');
@@ -188,8 +188,7 @@ async function main() {
   );
 }
 
-if (require.main === module)
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
